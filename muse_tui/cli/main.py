@@ -1,0 +1,21 @@
+"""The `muse-studio` command group."""
+
+from __future__ import annotations
+
+import click
+
+from muse_tui import __version__
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="muse-studio")
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """muse-studio: type a prompt, get a song MPC Beats can load.
+
+    With no command it opens the full-screen studio.
+    """
+    if ctx.invoked_subcommand is None:
+        from muse_tui.tui.app import run_studio  # Textual is loaded only to open the studio
+
+        run_studio()

@@ -1,0 +1,156 @@
+"""What the producer asked for, as S1 understood it: `PipelineIntent` and its parts."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from muse_tui.contracts.base import Contract
+from muse_tui.contracts.song import TrackRole
+
+PipelineOutputType = Literal[
+    "progression", "midi", "presets", "effects", "arrangement", "playback", "producer_notes"
+]
+ALL_OUTPUTS: list[PipelineOutputType] = list(PipelineOutputType.__args__)  # type: ignore[attr-defined]
+
+
+class CreativityDials(Contract):
+    """How far from the safe choice to go.
+
+    harmonic: 0 diatonic, 0.25 borrowed chords, 0.5 modal interchange, 0.75+ chromatic colour.
+    rhythmic: 0 straight grid, 0.25 light syncopation, 0.5 cross-genre rhythms, 0.9 polyrhythm.
+    """
+
+    harmonic: float = Field(default=0.2, ge=0, le=1)
+    rhythmic: float = Field(default=0.2, ge=0, le=1)
+
+
+class GenreDNAVector(Contract):
+    """The numbers and choices a genre (or a blend of genres) hands the generators."""
+
+    genre: str
+    display_name: str
+    blend: dict[str, float] = Field(default_factory=dict, description="genre id → weight")
+    tempo_range: tuple[float, float]
+    tempo_default: float
+    swing: float = Field(ge=50, le=75, description="MPC-style swing %: 50 straight, 66 triplet")
+    half_time: bool = False
+    preferred_modes: list[str] = Field(min_length=1)
+    preferred_keys: list[str] = Field(min_length=1)
+    harmonic_vocabulary: list[str] = Field(min_length=1)
+    harmonic_complexity: float = Field(ge=0, le=1)
+    progression_length: tuple[int, int] = (4, 4)
+    drum_family: str
+    bass_style: str
+    chord_rhythm: str
+    voicing_style: str = "close"
+    roles: list[TrackRole] = Field(min_length=1)
+    instruments: list[str] = Field(default_factory=list)
+    arrangement_template: str
+    creativity: CreativityDials = Field(default_factory=CreativityDials)
+    energy: float = Field(ge=0, le=1)
+
+    @model_validator(mode="after")
+    def _tempo_in_range(self) -> GenreDNAVector:
+        low, high = self.tempo_range
+        if not 20 <= low <= high <= 300:
+            raise ValueError(f"tempoRange {self.tempo_range} must be ascending within 20–300 BPM")
+        if not low <= self.tempo_default <= high:
+            raise ValueError(f"tempoDefault {self.tempo_default} is outside {self.tempo_range}")
+        return self
+
+
+class ArtistInfluence(Contract):
+    """An artist named in the prompt, with the genre and traits we map them to."""
+
+    name: str
+    traits: list[str] = Field(default_factory=list)
+    genre_mapping: str
+    weight: float = Field(ge=0, le=1)
+    tempo_range: tuple[float, float] | None = None
+    confidence: float = Field(default=1.0, ge=0, le=1)
+    known: bool = True
+
+
+class TempoAnalysis(Contract):
+    """The BPM chosen, how, and whether it feels half-time."""
+
+    bpm: float = Field(gt=0)
+    source: Literal["explicit", "genre_default", "influence_intersection", "mood_inferred"]
+    half_time: bool = False
+    perceived_bpm: float = Field(gt=0)
+    confidence: float = Field(ge=0, le=1)
+    reasoning: str
+
+
+class KeyAnalysis(Contract):
+    """The key chosen and why."""
+
+    root: str
+    mode: str
+    source: Literal["explicit", "genre_convention", "mood_mapping", "random"]
+    confidence: float = Field(ge=0, le=1)
+    reasoning: str
+
+
+class Ambiguity(Contract):
+    """Something the prompt left open; blocking ones are asked before composing."""
+
+    field: str
+    reason: str
+    options: list[str] = Field(default_factory=list)
+    default_value: str | None = None
+    severity: Literal["blocking", "optional"]
+
+
+class DurationRange(Contract):
+    """How long the song should be, in bars."""
+
+    min: int = Field(ge=1)
+    max: int = Field(ge=1)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> DurationRange:
+        if self.min > self.max:
+            raise ValueError(f"duration min {self.min} is above max {self.max}")
+        return self
+
+
+class PipelineIntent(Contract):
+    """The prompt, decomposed: genres, tempo, key, moods, influences, requests, dials."""
+
+    genre: list[str] = Field(min_length=1)
+    sub_genre: list[str] = Field(default_factory=list)
+    tempo: float | None = Field(default=None, gt=0, le=400)
+    key: str | None = None
+    mode: str | None = None
+    mood: list[str] = Field(default_factory=list)
+    influences: list[str] = Field(default_factory=list)
+    instrument_requests: list[str] = Field(default_factory=list)
+    structure_hints: list[str] = Field(default_factory=list)
+    duration: DurationRange | None = None
+    constraints: list[str] = Field(default_factory=list)
+    explicit_progression: list[str] = Field(default_factory=list)
+    roles: list[TrackRole] = Field(default_factory=list)
+    raw_prompt: str
+    influence_analysis: list[ArtistInfluence] = Field(default_factory=list)
+    genre_dna: GenreDNAVector | None = None
+    tempo_analysis: TempoAnalysis | None = None
+    key_analysis: KeyAnalysis | None = None
+    creativity_dials: CreativityDials | None = None
+    requested_outputs: list[PipelineOutputType] = Field(default_factory=lambda: list(ALL_OUTPUTS))
+    ambiguities: list[Ambiguity] = Field(default_factory=list)
+
+    @property
+    def blocking_ambiguities(self) -> list[Ambiguity]:
+        return [a for a in self.ambiguities if a.severity == "blocking"]
+
+
+class IntentDecompositionResult(Contract):
+    """S1's answer: the intent, whether it can run as is, and what was guessed."""
+
+    intent: PipelineIntent
+    ready_to_execute: bool
+    summary: str
+    inferred_fields: list[str] = Field(default_factory=list)

@@ -1,0 +1,67 @@
+"""Reads a file of `skills/` into a validated, typed table.
+
+Every failure becomes a `SkillFileError` that names the file and the field,
+so a producer who edited a skill file by hand is told exactly what to fix.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import TypeAdapter, ValidationError
+
+T = TypeVar("T")
+
+#: The repository's own knowledge, shipped beside the package.
+BUNDLED_SKILLS = Path(__file__).resolve().parents[2] / "skills"
+
+
+class SkillFileError(Exception):
+    """A skill file is missing, is not JSON, or does not fit its schema."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{_display(path)}: {problem}")
+
+
+def skills_root() -> Path:
+    """The folder knowledge is read from: `MUSE_SKILLS_DIR` if set, else the bundled one."""
+    override = os.environ.get("MUSE_SKILLS_DIR")
+    return Path(override) if override else BUNDLED_SKILLS
+
+
+def load_table(relative_path: str, shape: type[T] | Any, root: Path | None = None) -> T:
+    """Load `root/relative_path` and validate it as `shape` (a model or any type pydantic knows)."""
+    path = (root or skills_root()) / relative_path
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SkillFileError(path, "the file is missing") from None
+    except json.JSONDecodeError as exc:
+        raise SkillFileError(path, f"not valid JSON at line {exc.lineno}: {exc.msg}") from None
+    except OSError as exc:
+        raise SkillFileError(path, f"cannot be read ({exc.strerror})") from None
+    try:
+        return TypeAdapter(shape).validate_python(raw, by_alias=True, by_name=True)
+    except ValidationError as exc:
+        raise SkillFileError(path, describe_validation_error(exc)) from None
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """The first problem of a validation error as 'field.path: message' (+ how many more)."""
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    where = ".".join(str(part) for part in first["loc"]) or "(top level)"
+    more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+    return f"{where}: {first['msg']}{more}"
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.relative_to(BUNDLED_SKILLS.parent))
+    except ValueError:
+        return str(path)
