@@ -27,8 +27,12 @@ from muse_tui.contracts.base import (
 from muse_tui.contracts.intent import (
     ALL_OUTPUTS,
     Ambiguity,
+    ArrangementTemplateName,
     ArtistInfluence,
+    BassStyle,
+    ChordRhythm,
     CreativityDials,
+    DrumFamily,
     DurationRange,
     GenreDNAVector,
     IntentDecompositionResult,
@@ -36,6 +40,7 @@ from muse_tui.contracts.intent import (
     PipelineIntent,
     PipelineOutputType,
     TempoAnalysis,
+    VoicingStyle,
 )
 from muse_tui.contracts.iteration import (
     Cost,

@@ -12,6 +12,57 @@ from muse_tui.contracts.song import TrackRole
 PipelineOutputType = Literal[
     "progression", "midi", "presets", "effects", "arrangement", "playback", "producer_notes"
 ]
+#: The vocabularies the part generators implement; genre DNA may only name these.
+DrumFamily = Literal[
+    "boom_bap",
+    "trap",
+    "four_on_floor",
+    "two_step",
+    "lofi_swung",
+    "jazz_ride",
+    "half_time",
+    "breakbeat",
+    "dnb",
+    "dembow",
+    "afrobeats",
+    "rock",
+    "none",
+]
+BassStyle = Literal[
+    "root_fifth",
+    "octave",
+    "walking",
+    "syncopated",
+    "sub_808",
+    "sustained",
+    "none",
+]
+ChordRhythm = Literal[
+    "sustained",
+    "stabs",
+    "neo_soul_push",
+    "house_offbeat",
+    "swing_comp",
+    "arpeggiated",
+    "strum",
+    "none",
+]
+VoicingStyle = Literal["close", "open", "drop2", "spread", "shell", "rootless"]
+ArrangementTemplateName = Literal[
+    "pop_rnb",
+    "house_edm",
+    "trap",
+    "jazz",
+    "lo_fi",
+    "drill",
+    "afrobeats",
+    "ambient",
+    "boom_bap",
+    "uk_garage",
+    "dnb",
+    "rock",
+    "generic_fallback",
+]
 ALL_OUTPUTS: list[PipelineOutputType] = list(PipelineOutputType.__args__)  # type: ignore[attr-defined]
 
 
@@ -41,13 +92,13 @@ class GenreDNAVector(Contract):
     harmonic_vocabulary: list[str] = Field(min_length=1)
     harmonic_complexity: float = Field(ge=0, le=1)
     progression_length: tuple[int, int] = (4, 4)
-    drum_family: str
-    bass_style: str
-    chord_rhythm: str
-    voicing_style: str = "close"
+    drum_family: DrumFamily
+    bass_style: BassStyle
+    chord_rhythm: ChordRhythm
+    voicing_style: VoicingStyle = "close"
     roles: list[TrackRole] = Field(min_length=1)
     instruments: list[str] = Field(default_factory=list)
-    arrangement_template: str
+    arrangement_template: ArrangementTemplateName
     creativity: CreativityDials = Field(default_factory=CreativityDials)
     energy: float = Field(ge=0, le=1)
 

@@ -10,8 +10,16 @@ from muse_tui.contracts.base import Contract, Uuid
 
 Cost = Literal["cheap", "moderate", "expensive"]
 SensitivityTrigger = Literal[
-    "key", "tempo", "genre", "progression", "scale", "energy",
-    "arrangement", "preset", "role", "mixPosition",
+    "key",
+    "tempo",
+    "genre",
+    "progression",
+    "scale",
+    "energy",
+    "arrangement",
+    "preset",
+    "role",
+    "mixPosition",
 ]
 
 

@@ -21,17 +21,32 @@ from muse_tui.contracts.song import (
 )
 
 PipelineStatus = Literal[
-    "pending", "running", "paused", "recovering",
-    "completed", "completed_partial", "failed", "cancelled",
+    "pending",
+    "running",
+    "paused",
+    "recovering",
+    "completed",
+    "completed_partial",
+    "failed",
+    "cancelled",
 ]
-FINISHED_STATUSES: frozenset[str] = frozenset({"completed", "completed_partial", "failed", "cancelled"})
+FINISHED_STATUSES: frozenset[str] = frozenset(
+    {"completed", "completed_partial", "failed", "cancelled"}
+)
 
 StageStatus = Literal["pending", "running", "completed", "failed", "retrying", "skipped"]
 
 StageErrorCode = Literal[
-    "TOOL_EXECUTION_FAILED", "QUALITY_GATE_FAILED", "TIMEOUT", "INVALID_INPUT",
-    "DEPENDENCY_MISSING", "USER_CANCELLED", "MIDI_PORT_UNAVAILABLE", "FILE_WRITE_FAILED",
-    "LLM_PARSE_FAILED", "UNKNOWN",
+    "TOOL_EXECUTION_FAILED",
+    "QUALITY_GATE_FAILED",
+    "TIMEOUT",
+    "INVALID_INPUT",
+    "DEPENDENCY_MISSING",
+    "USER_CANCELLED",
+    "MIDI_PORT_UNAVAILABLE",
+    "FILE_WRITE_FAILED",
+    "LLM_PARSE_FAILED",
+    "UNKNOWN",
 ]
 
 #: Stage number → the name a producer sees in the tracker.
@@ -156,8 +171,14 @@ class OutputOutput(Contract):
 
 
 StageOutput = Annotated[
-    IntentOutput | HarmonyOutput | ArrangementOutput | PartsOutput
-    | SoundsOutput | AssemblyOutput | ValidationOutput | OutputOutput,
+    IntentOutput
+    | HarmonyOutput
+    | ArrangementOutput
+    | PartsOutput
+    | SoundsOutput
+    | AssemblyOutput
+    | ValidationOutput
+    | OutputOutput,
     Field(discriminator="stage"),
 ]
 

@@ -19,8 +19,21 @@ TrackRole = Literal[
 TRACK_ROLES: tuple[TrackRole, ...] = TrackRole.__args__  # type: ignore[attr-defined]
 
 SectionKind = Literal[
-    "intro", "verse", "pre_chorus", "chorus", "hook", "drop", "build", "break",
-    "bridge", "breakdown", "interlude", "solo", "head", "loop", "outro",
+    "intro",
+    "verse",
+    "pre_chorus",
+    "chorus",
+    "hook",
+    "drop",
+    "build",
+    "break",
+    "bridge",
+    "breakdown",
+    "interlude",
+    "solo",
+    "head",
+    "loop",
+    "outro",
 ]
 Transition = Literal["none", "build", "drop", "cut", "fade", "filter_sweep"]
 ChordPlan = Literal["loop", "vary", "subset"]
