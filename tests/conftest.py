@@ -1,0 +1,33 @@
+"""Fixtures shared by every test folder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.midi_ports import Loopback, MidiSystem, find_midi_system, new_loopback, unavailable
+
+
+@pytest.fixture(scope="session")
+def midi_system_or_reason() -> tuple[MidiSystem | None, str]:
+    return find_midi_system()
+
+
+@pytest.fixture
+def midi_system(midi_system_or_reason: tuple[MidiSystem | None, str]) -> MidiSystem:
+    """The real MIDI system (JACK or ALSA); skips, or fails under MUSE_REQUIRE_REAL_PORTS=1."""
+    system, reason = midi_system_or_reason
+    if system is None:
+        unavailable(reason)
+    return system
+
+
+@pytest.fixture
+def loopback(midi_system: MidiSystem) -> Iterator[Loopback]:
+    """A recording virtual input; connect the code under test's output port to it."""
+    port = new_loopback(midi_system)
+    try:
+        yield port
+    finally:
+        port.close()
