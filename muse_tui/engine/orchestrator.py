@@ -1,0 +1,428 @@
+"""The 8-stage pipeline: retries, timeouts, gates, checkpoints, events, resume.
+
+The orchestrator is the only owner of the `ComposerPipeline`. It threads one
+`SongState` through the registered stages, checkpoints after each, and always
+ends with exactly one `PipelineFinished` event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from muse_tui.contracts import (
+    CRITICAL_STAGES,
+    STAGE_NAMES,
+    ApprovalRequested,
+    ApprovalResolved,
+    ComposerPipeline,
+    IntentOutput,
+    PipelineConfig,
+    PipelineFinished,
+    PipelineStarted,
+    SongState,
+    StageCompleted,
+    StageError,
+    StageFailed,
+    StageProgress,
+    StageRecord,
+    StageRetrying,
+    StageSkipped,
+    StageStarted,
+    new_id,
+    new_session_id,
+)
+from muse_tui.store.checkpoint import load_checkpoint, write_checkpoint
+from muse_tui.store.manifest import record_run_in_manifest
+
+from .event_order import OrderedEvents
+from .parts import write_parts
+from .protocols import ApprovalGate, ApprovalRequest, AutoApprove, EventSink, NullSink, Playback
+from .stages import PartsStage, StageContext, StageFailure, StageRegistry, StageResult
+
+#: How many times a blocking question may be asked before the run gives up on it.
+MAX_QUESTIONS = 3
+
+
+class RunCancelled(Exception):
+    """The producer cancelled at a gate or question."""
+
+
+class RunTimedOut(Exception):
+    """The whole run went past `pipeline_timeout_ms`."""
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class Orchestrator:
+    """Runs the pipeline. Inject the stages, the gate, the event sink and playback."""
+
+    stages: StageRegistry
+    sessions_root: Path
+    gate: ApprovalGate = field(default_factory=AutoApprove)
+    sink: EventSink = field(default_factory=NullSink)
+    playback: Playback | None = None
+    clock: Callable[[], datetime] = utc_now
+
+    async def run(
+        self,
+        prompt: str,
+        *,
+        seed: int,
+        config: PipelineConfig | None = None,
+        session_id: str | None = None,
+        pipeline_id: str | None = None,
+    ) -> ComposerPipeline:
+        """Compose from a prompt. Returns the finished pipeline (status says how it went)."""
+        now = self.clock()
+        pipeline = ComposerPipeline(
+            pipeline_id=pipeline_id or new_id(),
+            session_id=session_id or new_session_id(now),
+            raw_prompt=prompt,
+            song_state=SongState(seed=seed),
+            config=config or PipelineConfig(),
+            created_at=now.isoformat(),
+            updated_at=now.isoformat(),
+        )
+        return await _Run(self, pipeline).execute()
+
+    async def resume(
+        self, checkpoint: Path, *, config: PipelineConfig | None = None
+    ) -> ComposerPipeline:
+        """Continue a checkpointed run at `last_successful_stage + 1` (raises CheckpointError)."""
+        previous = load_checkpoint(checkpoint)
+        pipeline = previous.model_copy(deep=True)
+        pipeline.pipeline_id = new_id()
+        pipeline.config = config or previous.config
+        pipeline.recovery.is_resumed = True
+        pipeline.recovery.previous_pipeline_id = previous.pipeline_id
+        return await _Run(self, pipeline).execute()
+
+
+@dataclass
+class _Run:
+    """One execution of the stage loop over one pipeline."""
+
+    owner: Orchestrator
+    pipeline: ComposerPipeline
+    variants: dict[int, int] = field(default_factory=dict)
+    answers: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.events = OrderedEvents(self.owner.sink)
+        self.session_dir = self.owner.sessions_root / self.pipeline.session_id
+        self.started = time.perf_counter()
+        self.deadline = self.started + self.pipeline.config.pipeline_timeout_ms / 1000
+
+    async def execute(self) -> ComposerPipeline:
+        p = self.pipeline
+        first = p.recovery.last_successful_stage + 1
+        self.events.emit(
+            PipelineStarted(
+                pipeline_id=p.pipeline_id,
+                session_id=p.session_id,
+                prompt=p.raw_prompt,
+                resumed_from_stage=first if p.recovery.is_resumed else 0,
+            )
+        )
+        p.status = "running"
+        error: StageError | None = None
+        try:
+            for stage in range(first, 9):
+                error = await self._stage(stage) or error
+                if p.status == "failed":
+                    break
+            if p.status == "running":
+                # A failed non-critical stage degrades the result; a skipped one does not.
+                degraded = any(r.status == "failed" for r in p.stages.values())
+                p.status = "completed_partial" if degraded else "completed"
+        except RunCancelled:
+            p.status = "cancelled"
+            error = StageError(code="USER_CANCELLED", message="cancelled by the producer")
+        except asyncio.CancelledError:
+            p.status = "cancelled"
+            error = StageError(code="USER_CANCELLED", message="the run was cancelled")
+            self._finish(error)
+            raise
+        except RunTimedOut:
+            p.status = "failed"
+            limit = p.config.pipeline_timeout_ms / 1000
+            error = StageError(
+                code="TIMEOUT",
+                message=f"the whole run took longer than {limit:g} s",
+                recovery_hint="resume it with `muse-studio resume SESSION`",
+            )
+        self._finish(error)
+        return p
+
+    # ── one stage ───────────────────────────────────────────────────────────
+    async def _stage(self, stage: int) -> StageError | None:
+        """Run one stage with its retries and gate; the error of a degraded stage, if any."""
+        p = self.pipeline
+        name = STAGE_NAMES[stage]
+        record = StageRecord(stage=stage, name=name, max_retries=p.config.max_retries_per_stage)
+        p.stages[stage] = record
+        p.current_stage = stage
+        if stage in p.config.skip_stages:
+            record.status = "skipped"
+            self.events.emit(StageSkipped(stage=stage, name=name))
+            self._checkpoint(stage_done=stage)
+            return None
+        if stage not in self.owner.stages:
+            self._fail(
+                record,
+                StageError(code="DEPENDENCY_MISSING", message=f"no {name} stage is installed"),
+            )
+            return record.error
+        while True:
+            result = await self._attempts(record)
+            if result is None:
+                return record.error if p.status != "failed" else None
+            self._apply(stage, record, result)
+            if stage == 1 and await self._answer_questions(record):
+                continue
+            if not await self._approved(record, result):
+                self.variants[stage] = self.variants.get(stage, 0) + 1
+                continue
+            self._checkpoint(stage_done=stage)
+            return None
+
+    async def _attempts(self, record: StageRecord) -> StageResult | None:
+        """Try a stage up to `max_retries_per_stage` times; None when every attempt failed."""
+        p, stage = self.pipeline, record.stage
+        attempts = max(1, p.config.max_retries_per_stage)
+        for attempt in range(1, attempts + 1):
+            ctx = self._context(stage, attempt)
+            record.status = "running" if attempt == 1 else "retrying"
+            record.started_at = record.started_at or self.owner.clock().isoformat()
+            self.events.emit(
+                StageStarted(stage=stage, name=record.name, attempt=attempt, variant=ctx.variant)
+            )
+            begun = time.perf_counter()
+            try:
+                result = await self._call(stage, ctx)
+            except (RunCancelled, RunTimedOut, asyncio.CancelledError):
+                raise
+            except Exception as exc:  # a stage's failure is data for the record, not a crash
+                error = _stage_error(exc, attempt, p.config.stage_timeout_ms)
+                record.attempt_errors.append(error)
+                record.error = error
+                record.tool_calls.extend(ctx.tool_calls)
+                record.duration_ms = (record.duration_ms or 0) + (
+                    time.perf_counter() - begun
+                ) * 1000
+                if attempt < attempts and error.recoverable:
+                    record.retry_count += 1
+                    p.recovery.total_retries += 1
+                    p.status = "recovering"
+                    self.events.emit(
+                        StageRetrying(
+                            stage=stage, attempt=attempt + 1, max_attempts=attempts, error=error
+                        )
+                    )
+                    continue
+                self._fail(record, _combined(record))
+                return None
+            record.tool_calls.extend(ctx.tool_calls)
+            record.duration_ms = (record.duration_ms or 0) + (time.perf_counter() - begun) * 1000
+            p.status = "running"
+            return result
+        return None
+
+    async def _call(self, stage: int, ctx: StageContext) -> StageResult:
+        remaining = self.deadline - time.perf_counter()
+        if remaining <= 0:
+            raise RunTimedOut
+        budget = min(self.pipeline.config.stage_timeout_ms / 1000, remaining)
+        song = self.pipeline.song_state
+        work = self.owner.stages[stage]
+        try:
+            async with asyncio.timeout(budget):
+                if isinstance(work, PartsStage):
+                    plan = await asyncio.to_thread(work.plan, song, ctx)
+                    tracks = await write_parts(song, ctx, plan)
+                    return await asyncio.to_thread(work.finish, song, ctx, tracks)
+                if inspect.iscoroutinefunction(work):
+                    return await work(song, ctx)
+                return await asyncio.to_thread(work, song, ctx)  # type: ignore[return-value]
+        except TimeoutError:
+            if time.perf_counter() >= self.deadline:
+                raise RunTimedOut from None
+            raise
+
+    def _context(self, stage: int, attempt: int) -> StageContext:
+        loop = asyncio.get_running_loop()
+
+        def progress(message: str, fraction: float) -> None:
+            event = StageProgress(stage=stage, message=message, fraction=fraction)
+            loop.call_soon_threadsafe(self._emit_progress, event)
+
+        return StageContext(
+            stage=stage,
+            seed=self.pipeline.song_state.seed,
+            variant=self.variants.get(stage, 0),
+            attempt=attempt,
+            config=self.pipeline.config,
+            pipeline=self.pipeline,
+            session_dir=self.session_dir,
+            clock=self.owner.clock,
+            answers=dict(self.answers),
+            playback=self.owner.playback,
+            on_progress=progress,
+        )
+
+    def _emit_progress(self, event: StageProgress) -> None:
+        # A late progress report from a stage thread that timed out must not
+        # break the ordering rule once the run has finished.
+        if not self.events.finished:
+            self.events.emit(event)
+
+    def _apply(self, stage: int, record: StageRecord, result: StageResult) -> None:
+        p = self.pipeline
+        p.song_state = result.song
+        if isinstance(result.output, IntentOutput):
+            p.intent = result.output.intent
+        record.output = result.output
+        record.summary = result.summary
+        record.status = "completed"
+        record.error = None
+        record.completed_at = self.owner.clock().isoformat()
+        p.recovery.last_successful_stage = stage
+        p.updated_at = record.completed_at
+        self.events.emit(
+            StageCompleted(
+                stage=stage,
+                name=record.name,
+                summary=result.summary,
+                duration_ms=record.duration_ms or 0,
+            )
+        )
+
+    async def _answer_questions(self, record: StageRecord) -> bool:
+        """Ask the blocking questions of S1; True when an answer means S1 must run again."""
+        intent = self.pipeline.intent
+        if intent is None or not intent.blocking_ambiguities:
+            return False
+        question = intent.blocking_ambiguities[0]
+        if self.answers.get(question.field) is not None or len(self.answers) >= MAX_QUESTIONS:
+            return False
+        self.events.emit(ApprovalRequested(stage=1, summary=question.reason, question=question))
+        answer = await self.owner.gate.ask(question)
+        self.events.emit(
+            ApprovalResolved(
+                stage=1, decision="cancel" if answer is None else "approve", answer=answer
+            )
+        )
+        if answer is None:
+            raise RunCancelled
+        self.answers[question.field] = answer
+        return True
+
+    async def _approved(self, record: StageRecord, result: StageResult) -> bool:
+        stage = record.stage
+        if stage not in self.pipeline.config.approval_gates:
+            return True
+        self.pipeline.status = "paused"
+        self.events.emit(ApprovalRequested(stage=stage, summary=result.summary))
+        request = ApprovalRequest(
+            stage=stage,
+            name=record.name,
+            summary=result.summary,
+            output=result.output,
+            song=result.song,
+            variant=self.variants.get(stage, 0),
+        )
+        decision = await self.owner.gate.review(request)
+        self.events.emit(ApprovalResolved(stage=stage, decision=decision))
+        self.pipeline.status = "running"
+        if decision == "cancel":
+            raise RunCancelled
+        return decision == "approve"
+
+    def _fail(self, record: StageRecord, error: StageError) -> None:
+        record.status = "failed"
+        record.error = error
+        self.events.emit(StageFailed(stage=record.stage, name=record.name, error=error))
+        self.pipeline.status = "failed" if record.stage in CRITICAL_STAGES else "running"
+        self._checkpoint(stage_done=None)
+
+    def _checkpoint(self, stage_done: int | None) -> None:
+        p = self.pipeline
+        if not p.config.enable_checkpoints:
+            return
+        p.updated_at = self.owner.clock().isoformat()
+        path = write_checkpoint(self.session_dir, p)
+        p.recovery.checkpoint_path = str(path)
+
+    def _finish(self, error: StageError | None) -> None:
+        p = self.pipeline
+        p.current_stage = 9 if p.status in ("completed", "completed_partial") else p.current_stage
+        p.total_duration_ms = (time.perf_counter() - self.started) * 1000
+        p.completed_at = self.owner.clock().isoformat()
+        try:
+            self._checkpoint(stage_done=None)
+            record_run_in_manifest(self.session_dir, p)
+        except OSError as exc:  # a full disk must not hide how the run ended
+            error = error or StageError(code="FILE_WRITE_FAILED", message=str(exc))
+        self.events.emit(
+            PipelineFinished(
+                status=p.status,
+                duration_ms=p.total_duration_ms,
+                session_dir=str(self.session_dir) if self.session_dir.exists() else None,
+                message=_finish_message(p, error),
+                error=error,
+            )
+        )
+
+
+def _stage_error(exc: BaseException, attempt: int, stage_timeout_ms: int) -> StageError:
+    if isinstance(exc, TimeoutError):
+        return StageError(
+            code="TIMEOUT", message=f"took longer than {stage_timeout_ms} ms", attempt=attempt
+        )
+    if isinstance(exc, StageFailure):
+        return StageError(
+            code=exc.code,  # type: ignore[arg-type]
+            message=str(exc),
+            recovery_hint=exc.hint,
+            recoverable=exc.recoverable,
+            attempt=attempt,
+        )
+    return StageError(
+        code="TOOL_EXECUTION_FAILED",
+        message=f"{type(exc).__name__}: {exc}",
+        stack="".join(traceback.format_exception(exc)[-6:]),
+        attempt=attempt,
+    )
+
+
+def _combined(record: StageRecord) -> StageError:
+    """The final error of a stage that ran out of attempts: every attempt's cause, in order."""
+    last = record.attempt_errors[-1]
+    if len(record.attempt_errors) == 1:
+        return last
+    causes = "; ".join(f"attempt {e.attempt}: {e.message}" for e in record.attempt_errors)
+    return last.model_copy(
+        update={"message": f"{record.name} failed {len(record.attempt_errors)} times ({causes})"}
+    )
+
+
+def _finish_message(p: ComposerPipeline, error: StageError | None) -> str:
+    if p.status == "completed":
+        return f"Session {p.session_id} is ready."
+    if p.status == "completed_partial":
+        why = error.message if error else "a stage was degraded"
+        hint = f" {error.recovery_hint}" if error and error.recovery_hint else ""
+        return f"Session {p.session_id} is ready, but {why}.{hint}"
+    if p.status == "cancelled":
+        return "Cancelled; nothing half-written was left behind."
+    return f"The run failed: {error.message if error else 'unknown error'}."
