@@ -44,7 +44,14 @@ from muse_tui.store.manifest import record_run_in_manifest
 from .event_order import OrderedEvents
 from .parts import write_parts
 from .protocols import ApprovalGate, ApprovalRequest, AutoApprove, EventSink, NullSink, Playback
-from .stages import PartsStage, StageContext, StageFailure, StageRegistry, StageResult
+from .stages import (
+    PartsStage,
+    QualityRewind,
+    StageContext,
+    StageFailure,
+    StageRegistry,
+    StageResult,
+)
 
 #: How many times a blocking question may be asked before the run gives up on it.
 MAX_QUESTIONS = 3
@@ -81,8 +88,13 @@ class Orchestrator:
         config: PipelineConfig | None = None,
         session_id: str | None = None,
         pipeline_id: str | None = None,
+        answers: dict[str, str] | None = None,
     ) -> ComposerPipeline:
-        """Compose from a prompt. Returns the finished pipeline (status says how it went)."""
+        """Compose from a prompt. Returns the finished pipeline (status says how it went).
+
+        `answers` are things the producer settled outside the prompt (e.g. `{"bars": "64"}`);
+        stages read them from `StageContext.answers`, as they do answers to questions.
+        """
         now = self.clock()
         pipeline = ComposerPipeline(
             pipeline_id=pipeline_id or new_id(),
@@ -93,7 +105,7 @@ class Orchestrator:
             created_at=now.isoformat(),
             updated_at=now.isoformat(),
         )
-        return await _Run(self, pipeline).execute()
+        return await _Run(self, pipeline, answers=dict(answers or {})).execute()
 
     async def resume(
         self, checkpoint: Path, *, config: PipelineConfig | None = None
@@ -116,6 +128,9 @@ class _Run:
     pipeline: ComposerPipeline
     variants: dict[int, int] = field(default_factory=dict)
     answers: dict[str, str] = field(default_factory=dict)
+    questions_asked: int = 0
+    degraded: StageError | None = None
+    carried: dict[int, StageRecord] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.events = OrderedEvents(self.owner.sink)
@@ -137,10 +152,8 @@ class _Run:
         p.status = "running"
         error: StageError | None = None
         try:
-            for stage in range(first, 9):
-                error = await self._stage(stage) or error
-                if p.status == "failed":
-                    break
+            await self._stages_from(first)
+            error = self.degraded
             if p.status == "running":
                 # A failed non-critical stage degrades the result; a skipped one does not.
                 degraded = any(r.status == "failed" for r in p.stages.values())
@@ -164,12 +177,46 @@ class _Run:
         self._finish(error)
         return p
 
+    async def _stages_from(self, first: int) -> None:
+        """Run the stages in order; a quality rewind sends the run back to the weak stage."""
+        stage, rewinds = first, 0
+        while stage <= 8:
+            try:
+                self.degraded = await self._stage(stage) or self.degraded
+            except QualityRewind as rewind:
+                record = self.pipeline.stages[stage]
+                error = StageError(
+                    code="QUALITY_GATE_FAILED", message=str(rewind), attempt=rewinds + 1
+                )
+                record.attempt_errors.append(error)
+                rewinds += 1
+                if rewinds < self.pipeline.config.max_retries_per_stage:
+                    record.retry_count += 1
+                    self.pipeline.recovery.total_retries += 1
+                    attempts = self.pipeline.config.max_retries_per_stage
+                    self.events.emit(
+                        StageRetrying(
+                            stage=stage, attempt=rewinds + 1, max_attempts=attempts, error=error
+                        )
+                    )
+                    self.variants[rewind.stage] = self.variants.get(rewind.stage, 0) + 1
+                    self.carried[stage] = record  # keep its rejections when it runs again
+                    stage = rewind.stage
+                    continue
+                self._fail(record, _combined(record))
+                self.degraded = record.error
+            if self.pipeline.status == "failed":
+                return
+            stage += 1
+
     # ── one stage ───────────────────────────────────────────────────────────
     async def _stage(self, stage: int) -> StageError | None:
         """Run one stage with its retries and gate; the error of a degraded stage, if any."""
         p = self.pipeline
         name = STAGE_NAMES[stage]
-        record = StageRecord(stage=stage, name=name, max_retries=p.config.max_retries_per_stage)
+        record = self.carried.pop(stage, None) or StageRecord(
+            stage=stage, name=name, max_retries=p.config.max_retries_per_stage
+        )
         p.stages[stage] = record
         p.current_stage = stage
         if stage in p.config.skip_stages:
@@ -210,7 +257,11 @@ class _Run:
             begun = time.perf_counter()
             try:
                 result = await self._call(stage, ctx)
-            except (RunCancelled, RunTimedOut, asyncio.CancelledError):
+            except (RunCancelled, RunTimedOut, QualityRewind, asyncio.CancelledError):
+                record.tool_calls.extend(ctx.tool_calls)
+                record.duration_ms = (record.duration_ms or 0) + (
+                    time.perf_counter() - begun
+                ) * 1000
                 raise
             except Exception as exc:  # a stage's failure is data for the record, not a crash
                 error = _stage_error(exc, attempt, p.config.stage_timeout_ms)
@@ -313,8 +364,9 @@ class _Run:
         if intent is None or not intent.blocking_ambiguities:
             return False
         question = intent.blocking_ambiguities[0]
-        if self.answers.get(question.field) is not None or len(self.answers) >= MAX_QUESTIONS:
+        if self.answers.get(question.field) is not None or self.questions_asked >= MAX_QUESTIONS:
             return False
+        self.questions_asked += 1
         self.events.emit(ApprovalRequested(stage=1, summary=question.reason, question=question))
         answer = await self.owner.gate.ask(question)
         self.events.emit(

@@ -148,3 +148,11 @@ class StageFailure(Exception):
         self.code = code
         self.hint = hint
         self.recoverable = recoverable
+
+
+class QualityRewind(Exception):
+    """Raised by validation: the song is weak; regenerate `stage` with a new variant and go on."""
+
+    def __init__(self, stage: int, message: str) -> None:
+        super().__init__(message)
+        self.stage = stage

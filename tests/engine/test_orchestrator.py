@@ -325,3 +325,47 @@ def test_the_run_is_fast_enough_to_feel_instant(tmp_path: Path) -> None:
     p = asyncio.run(engine.run("x", seed=1, config=no_gates()))
     assert p.status == "completed"
     assert time.perf_counter() - start < 5  # generous: a behaviour check, not a benchmark
+
+
+def _picky_validation(rejections: int) -> tuple[object, list[int]]:
+    """A validation stage that sends the song back to harmony `rejections` times."""
+    from muse_tui.engine.stages import QualityRewind, StageResult
+
+    seen_variants: list[int] = []
+
+    def validation(song: object, ctx: object) -> StageResult:
+        variant = song.progression.variant  # type: ignore[attr-defined]
+        seen_variants.append(variant)
+        if len(seen_variants) <= rejections:
+            raise QualityRewind(2, "harmony scored 0.41: the chords leave the key")
+        from muse_tui.contracts import QualityScore, ValidationOutput
+
+        score = QualityScore(
+            harmony=0.8, rhythm=0.8, arrangement=0.8, vibe=0.8, composite=0.8, passed=True
+        )
+        return StageResult(ValidationOutput(quality_report=score, passed=True), song, "passed")  # type: ignore[arg-type]
+
+    return validation, seen_variants
+
+
+async def test_a_failing_quality_gate_regenerates_the_weakest_stage(tmp_path: Path) -> None:
+    engine, sink = orchestrator(tmp_path)
+    engine.stages[7], variants = _picky_validation(rejections=1)
+    p = await engine.run("x", seed=1, config=no_gates(enable_quality_gate=True))
+
+    assert p.status == "completed"
+    assert variants == [0, 1], "harmony was regenerated with a new variant before validating again"
+    assert p.stages[7].retry_count == 1
+    assert p.stages[7].attempt_errors[0].code == "QUALITY_GATE_FAILED"
+    assert_well_ordered(sink.kinds())
+
+
+async def test_a_song_that_never_passes_completes_partially(tmp_path: Path) -> None:
+    engine, _ = orchestrator(tmp_path)
+    engine.stages[7], variants = _picky_validation(rejections=99)
+    p = await engine.run("x", seed=1, config=no_gates(enable_quality_gate=True))
+
+    assert p.status == "completed_partial"
+    assert len(variants) == 3
+    assert p.stages[7].status == "failed"
+    assert p.stages[8].status == "completed"
