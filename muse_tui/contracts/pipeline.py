@@ -213,7 +213,10 @@ class PipelineConfig(Contract):
     """How a run behaves. The defaults suit an ordinary compose."""
 
     max_retries_per_stage: int = Field(
-        default=3, ge=1, le=10, description="attempts a stage gets before it fails (first + retries)"
+        default=3,
+        ge=1,
+        le=10,
+        description="attempts a stage gets before it fails (first + retries)",
     )
     pipeline_timeout_ms: int = Field(default=300_000, gt=0)
     stage_timeout_ms: int = Field(default=60_000, gt=0)
