@@ -3,3 +3,19 @@
 from muse_tui.knowledge.loader import BUNDLED_SKILLS, SkillFileError, load_table, skills_root
 
 __all__ = ["BUNDLED_SKILLS", "SkillFileError", "load_table", "skills_root"]
+
+from muse_tui.knowledge.arrangement import (
+    ArrangementTable,
+    ArrangementTemplate,
+    SectionTemplate,
+    arrangement_table,
+)
+from muse_tui.knowledge.arrangement import reload as reload_arrangement_table
+
+__all__ += [
+    "ArrangementTable",
+    "ArrangementTemplate",
+    "SectionTemplate",
+    "arrangement_table",
+    "reload_arrangement_table",
+]

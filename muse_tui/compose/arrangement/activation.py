@@ -1,0 +1,71 @@
+"""Who plays in each section, resolved against the roles the song actually has.
+
+The template names groups or roles in order of entry; then the rules a producer
+expects are enforced whatever the template says: an intro has at most two
+tracks, a chorus, hook or drop has everyone, a break strips down from the
+section before it, and an outro takes tracks away from the busiest section.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from muse_tui.compose.arrangement.form import PEAK_KINDS
+from muse_tui.contracts.song import SectionKind, TrackRole
+
+INTRO_MAX_ROLES = 2
+_BREAK_KINDS = frozenset({"break", "breakdown"})
+_NOT_A_SHOWCASE = frozenset({"intro", "outro", "build", "break", "breakdown"})
+#: Who carries a section when none of the roles it asks for exist in this song.
+_STAND_IN_GROUPS = ("harmony", "top", "low", "rhythm")
+
+
+def resolve_play(
+    play: Sequence[str], roles: Sequence[TrackRole], groups: Mapping[str, Sequence[TrackRole]]
+) -> list[TrackRole]:
+    """The song's roles named by `play` (groups, roles or "all"), in order of entry."""
+    wanted: list[TrackRole] = []
+    for token in play:
+        if token == "all":
+            wanted.extend(roles)
+        elif token in groups:
+            wanted.extend(groups[token])
+        else:
+            wanted.append(token)  # type: ignore[arg-type]
+    present = set(roles)
+    return list(dict.fromkeys(r for r in wanted if r in present))
+
+
+def plan_activation(
+    kinds: Sequence[SectionKind],
+    plays: Sequence[Sequence[str]],
+    energies: Sequence[float],
+    roles: Sequence[TrackRole],
+    groups: Mapping[str, Sequence[TrackRole]],
+) -> list[list[TrackRole]]:
+    """The active roles of every section, listed in the song's track order."""
+    showcases = _showcases(kinds, energies)
+    stand_in = resolve_play(_STAND_IN_GROUPS, roles, groups)[:1]
+    track_order = {role: i for i, role in enumerate(roles)}
+    active: list[list[TrackRole]] = []
+    for index, (kind, play) in enumerate(zip(kinds, plays, strict=True)):
+        players = list(roles) if index in showcases else resolve_play(play, roles, groups)
+        players = players or stand_in
+        if kind == "intro":
+            players = players[:INTRO_MAX_ROLES]
+        elif kind in _BREAK_KINDS and active:
+            players = players[: max(1, len(active[-1]) - 1)]
+        elif kind == "outro" and active:
+            players = players[: max(1, max(len(a) for a in active) - 1)]
+        active.append(sorted(players, key=track_order.__getitem__))
+    return active
+
+
+def _showcases(kinds: Sequence[SectionKind], energies: Sequence[float]) -> set[int]:
+    """The sections where everyone plays: the peaks, or the hottest section of a peak-less form."""
+    peaks = {i for i, kind in enumerate(kinds) if kind in PEAK_KINDS}
+    if peaks:
+        return peaks
+    candidates = [i for i, kind in enumerate(kinds) if kind not in _NOT_A_SHOWCASE]
+    candidates = candidates or list(range(len(kinds)))
+    return {max(candidates, key=lambda i: energies[i])}

@@ -1,0 +1,98 @@
+"""Which chord of the progression sounds when, section by section.
+
+`loop` cycles the whole progression from the section's first bar; `vary` does
+the same but turns the last pass around on the progression's dominant (when it
+has one and the section holds at least two passes); `subset` cycles the first
+half of the progression, the sparser harmony of intros, builds and breaks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from muse_tui.contracts.song import Arrangement, EnrichedProgression, ProgressionChord, Section
+
+_EPSILON = 1e-9
+
+
+@dataclass(frozen=True)
+class PlacedChord:
+    """A chord of the progression placed in song time (beats from the start of the song)."""
+
+    start_beat: float
+    beats: float
+    index: int
+    chord: ProgressionChord
+
+    @property
+    def end_beat(self) -> float:
+        return self.start_beat + self.beats
+
+
+def chords_for_section(
+    section: Section, progression: EnrichedProgression, beats_per_bar: float = 4.0
+) -> list[PlacedChord]:
+    """The chords under `section`, in order; the last one is cut short at the section's end."""
+    cycle = _cycle(section, progression)
+    start = section.start_bar * beats_per_bar
+    end = section.end_bar * beats_per_bar
+    placed: list[PlacedChord] = []
+    beat = start
+    while beat < end - _EPSILON:
+        for index in cycle:
+            if beat >= end - _EPSILON:
+                break
+            chord = progression.chords[index]
+            placed.append(PlacedChord(beat, min(chord.beats, end - beat), index, chord))
+            beat += chord.beats
+    if section.chord_plan == "vary":
+        placed = _turned_around(placed, cycle, progression, end - start)
+    return placed
+
+
+def chord_indices(
+    section: Section, progression: EnrichedProgression, beats_per_bar: float = 4.0
+) -> list[int]:
+    """The progression indices `section` plays, in order (a 4-chord loop over 16 bars: 0123×4)."""
+    return [placed.index for placed in chords_for_section(section, progression, beats_per_bar)]
+
+
+def chord_map(
+    arrangement: Arrangement, progression: EnrichedProgression, beats_per_bar: float = 4.0
+) -> dict[str, list[int]]:
+    """Section name → the progression indices it plays, for the X-ray view."""
+    return {
+        section.name: chord_indices(section, progression, beats_per_bar)
+        for section in arrangement.sections
+    }
+
+
+def _cycle(section: Section, progression: EnrichedProgression) -> list[int]:
+    """The indices one pass of this section's plan walks through."""
+    indices = list(range(len(progression.chords)))
+    if section.chord_plan != "subset":
+        return indices
+    half = progression.total_beats / 2
+    offsets, beat = [], 0.0
+    for chord in progression.chords:
+        offsets.append(beat)
+        beat += chord.beats
+    return [i for i in indices if offsets[i] < half - _EPSILON] or [0]
+
+
+def _turned_around(
+    placed: list[PlacedChord],
+    cycle: list[int],
+    progression: EnrichedProgression,
+    section_beats: float,
+) -> list[PlacedChord]:
+    """Swap the last chord of a section of whole passes for the dominant, to lead onward."""
+    dominants = [i for i, c in enumerate(progression.chords) if c.function == "dominant"]
+    passes = section_beats / progression.total_beats
+    last = placed[-1]
+    whole_pass_ends = last.index == cycle[-1] and abs(passes - round(passes)) < _EPSILON
+    if not dominants or passes < 2 - _EPSILON or not whole_pass_ends or last.index in dominants:
+        return placed
+    dominant = dominants[-1]
+    swapped = PlacedChord(last.start_beat, last.beats, dominant, progression.chords[dominant])
+    return [*placed[:-1], swapped]

@@ -1,0 +1,284 @@
+"""The song's form: which sections, in what order, how many bars each.
+
+Structure hints reshape the template; a requested length trims whole sections
+(by their `trim` rank) and then stretches or squeezes the rest proportionally,
+never below four bars.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from muse_tui.contracts.intent import DurationRange
+from muse_tui.contracts.song import ChordPlan, SectionKind, Transition
+from muse_tui.knowledge.arrangement import ArrangementTable, SectionTemplate
+
+MIN_SECTION_BARS = 4
+#: Where the song peaks: these play every role.
+PEAK_KINDS: frozenset[str] = frozenset({"chorus", "hook", "drop"})
+
+
+@dataclass(frozen=True)
+class SectionPlan:
+    """A section while the form is being shaped (no start bar yet)."""
+
+    kind: SectionKind
+    name: str
+    bars: int
+    energy: float | None
+    play: tuple[str, ...]
+    transition: Transition | None
+    chord_plan: ChordPlan | None
+    trim: int | None
+
+    @classmethod
+    def from_template(cls, section: SectionTemplate, rng: random.Random) -> SectionPlan:
+        bars = section.bars
+        if section.alt_bars:
+            bars = rng.choice(sorted({section.bars, *section.alt_bars}))
+        return cls(
+            kind=section.kind,
+            name=section.name,
+            bars=bars,
+            energy=section.energy,
+            play=tuple(section.play),
+            transition=section.transition,
+            chord_plan=section.chord_plan,
+            trim=section.trim,
+        )
+
+
+@dataclass(frozen=True)
+class StructureHints:
+    """The structure requests we understood from the prompt."""
+
+    no_chorus: bool = False
+    loop_based: bool = False
+    long_intro: bool = False
+    short_intro: bool = False
+    no_intro: bool = False
+    no_outro: bool = False
+    first_peak_bar: int | None = None
+    first_peak_kind: str | None = None
+
+
+_NO = r"(?:no|without(?: an?)?|skip(?: the)?|lose the)"
+_PATTERNS = {
+    "no_chorus": rf"\b{_NO} (?:chorus|choruses|hook|hooks)\b|\b(?:chorusless|hookless)\b",
+    "loop_based": r"\bloop based\b|\b(?:one|single|just a|one big) loop\b|\bloop only\b",
+    "long_intro": r"\b(?:long|longer|extended|slow) intro\b",
+    "short_intro": r"\b(?:short|shorter|quick) intro\b",
+    "no_intro": rf"\b{_NO} intro\b|\bcold open\b|\bstraight in\b",
+    "no_outro": rf"\b{_NO} outro\b|\b(?:hard|abrupt) (?:end|ending|stop)\b",
+}
+_PEAK_AT = re.compile(r"\b(drop|chorus|hook)\b.*?\b(?:at|on|in|by)\s+(?:bar\s+)?(\d+)\b")
+
+
+def parse_structure_hints(hints: Iterable[str]) -> StructureHints:
+    """Read hints like "no chorus", "loop-based", "long intro", "drop at bar 32".
+
+    "bar N" counts bars before the peak (bar 32 → after 32 bars); a DAW-style
+    number one past a phrase (bar 33, bar 17) is read the same way.
+    """
+    found: dict[str, object] = {}
+    for hint in hints:
+        text = " ".join(hint.lower().replace("-", " ").replace("_", " ").split())
+        for flag, pattern in _PATTERNS.items():
+            if re.search(pattern, text):
+                found[flag] = True
+        match = _PEAK_AT.search(text)
+        if match:
+            bar = int(match.group(2))
+            found["first_peak_bar"] = bar - 1 if bar % 4 == 1 else bar
+            found["first_peak_kind"] = match.group(1)
+    return StructureHints(**found)  # type: ignore[arg-type]
+
+
+def apply_hints(
+    plans: Sequence[SectionPlan], hints: StructureHints, table: ArrangementTable
+) -> list[SectionPlan]:
+    """Reshape the form: lose the chorus, the intro or the outro; lengthen or shorten the intro."""
+    shaped = list(plans)
+    if hints.no_chorus:
+        shaped = _without_chorus(shaped, table)
+    if hints.no_intro:
+        shaped = [p for p in shaped if p.kind != "intro"] or shaped
+    if hints.no_outro:
+        shaped = [p for p in shaped if p.kind != "outro"] or shaped
+    if hints.long_intro or hints.short_intro:
+        shaped = [
+            replace(p, bars=_resized_intro(p.bars, longer=hints.long_intro))
+            if p.kind == "intro"
+            else p
+            for p in shaped
+        ]
+    return shaped
+
+
+def _without_chorus(plans: list[SectionPlan], table: ArrangementTable) -> list[SectionPlan]:
+    """Pre-choruses lengthen their verse; choruses become hook-less B sections a notch lower."""
+    shaped: list[SectionPlan] = []
+    for plan in plans:
+        if plan.kind == "pre_chorus":
+            if shaped and shaped[-1].kind not in PEAK_KINDS:
+                shaped[-1] = replace(shaped[-1], bars=shaped[-1].bars + plan.bars)
+            else:
+                shaped.append(replace(plan, kind="verse"))
+        elif plan.kind in ("chorus", "hook"):
+            energy = plan.energy if plan.energy is not None else table.section_energy[plan.kind]
+            shaped.append(
+                replace(
+                    plan,
+                    kind="interlude",
+                    name=re.sub(r"\b(?:Chorus|Hook)\b", "B Section", plan.name),
+                    energy=round(energy - 0.15, 3),
+                    chord_plan=plan.chord_plan or "vary",
+                )
+            )
+        else:
+            shaped.append(plan)
+    return shaped
+
+
+def _resized_intro(bars: int, *, longer: bool) -> int:
+    if longer:
+        return bars * 2
+    return max(MIN_SECTION_BARS, bars // 2 // MIN_SECTION_BARS * MIN_SECTION_BARS)
+
+
+def target_bars(
+    plans: Sequence[SectionPlan], bars: int | None, duration: DurationRange | None
+) -> int | None:
+    """How long the song will be: `bars` exactly, else a phrase-friendly length in `duration`."""
+    if bars is not None:
+        return bars
+    if duration is None:
+        return None
+    low, high = duration.min, duration.max
+    lengths = [sum(p.bars for p in level) for level in _trim_levels(plans)]
+    fitting = [t for t in lengths if low <= t <= high]
+    wanted = max(fitting) if fitting else min(max(lengths[0], low), high)
+    for grain in (8, 4):
+        options = [t for t in range(low, high + 1) if t % grain == 0]
+        if options:
+            return min(options, key=lambda t: (abs(t - wanted), -t))
+    return wanted
+
+
+def fit_song(
+    plans: Sequence[SectionPlan],
+    target: int | None,
+    hints: StructureHints,
+    phrase_bars: int | None = None,
+) -> list[SectionPlan]:
+    """Fit the form to `target` bars (or keep its length), placing the first peak if asked."""
+    if target is not None and target < MIN_SECTION_BARS:
+        raise ValueError(f"a song needs at least {MIN_SECTION_BARS} bars, not {target}")
+    if hints.first_peak_bar is not None:
+        placed = _place_first_peak(plans, hints, target, phrase_bars)
+        if placed is not None:
+            return placed
+    return fit_form(plans, target, phrase_bars)
+
+
+def _place_first_peak(
+    plans: Sequence[SectionPlan],
+    hints: StructureHints,
+    target: int | None,
+    phrase_bars: int | None,
+) -> list[SectionPlan] | None:
+    """Fit what comes before the first peak into `first_peak_bar` bars; None if it cannot be."""
+    at = hints.first_peak_bar or 0
+    peaks = [i for i, p in enumerate(plans) if p.kind == hints.first_peak_kind]
+    peaks = peaks or [i for i, p in enumerate(plans) if p.kind in PEAK_KINDS]
+    if not peaks:
+        return None
+    before, after = list(plans[: peaks[0]]), list(plans[peaks[0] :])
+    rest = None if target is None else target - at
+    if (rest is not None and rest < MIN_SECTION_BARS) or (at and not before):
+        return None
+    if 0 < at < MIN_SECTION_BARS:
+        return None
+    lead_in = fit_form(before, at, phrase_bars) if at else []
+    return lead_in + fit_form(after, rest, phrase_bars)
+
+
+def fit_form(
+    plans: Sequence[SectionPlan], target: int | None, phrase_bars: int | None = None
+) -> list[SectionPlan]:
+    """Trim and scale sections to exactly `target` bars (None keeps them as they are)."""
+    if target is None:
+        return list(plans)
+    levels = _trim_levels(plans)
+    feasible = [level for level in levels if MIN_SECTION_BARS * len(level) <= target]
+    if feasible:
+        # The fullest form whose length is proportionally closest to the target.
+        chosen = min(feasible, key=lambda lvl: abs(math.log(target / sum(p.bars for p in lvl))))
+    else:
+        chosen = _squeezed(levels[-1], target)
+    grain = _grain([p.bars for p in chosen], target, phrase_bars)
+    lengths = scale_bars([p.bars for p in chosen], target, grain)
+    return [replace(p, bars=b) for p, b in zip(chosen, lengths, strict=True)]
+
+
+def _trim_levels(plans: Sequence[SectionPlan]) -> list[list[SectionPlan]]:
+    """The full form, then the form without rank-1 sections, without ranks 1–2, and so on."""
+    ranks = sorted({p.trim for p in plans if p.trim is not None})
+    levels = [list(plans)]
+    for rank in ranks:
+        levels.append([p for p in plans if p.trim is None or p.trim > rank])
+    return levels
+
+
+def _squeezed(plans: list[SectionPlan], target: int) -> list[SectionPlan]:
+    """Drop sections until four bars each fit: outro, intro, quiet ones from the end, then peaks."""
+    kept = list(plans)
+    order: list[Callable[[SectionPlan], bool]] = [
+        lambda p: p.kind == "outro",
+        lambda p: p.kind == "intro",
+        lambda p: p.kind not in PEAK_KINDS,
+        lambda p: True,
+    ]
+    for droppable in order:
+        while MIN_SECTION_BARS * len(kept) > target and len(kept) > 1:
+            found = [i for i, p in enumerate(kept) if droppable(p)]
+            if not found:
+                break
+            kept.pop(found[-1])
+    return kept
+
+
+def _grain(bars: list[int], target: int, phrase_bars: int | None) -> int:
+    """Eight-bar steps when the form or the progression thinks in eights and they fit, else four."""
+    eights = phrase_bars == 8 or all(b % 8 == 0 for b in bars)
+    return 8 if eights and 8 * len(bars) <= target else MIN_SECTION_BARS
+
+
+def scale_bars(bars: Sequence[int], target: int, grain: int = MIN_SECTION_BARS) -> list[int]:
+    """Scale lengths to sum to `target` in steps of `grain`, each at least one step.
+
+    The remainder (`target % grain`) goes to the longest section, so at most one
+    section leaves the grid.
+    """
+    units = target // grain
+    if units < len(bars):
+        raise ValueError(f"{len(bars)} sections cannot fit in {target} bars")
+    total = sum(bars)
+    ideal = [b * units / total for b in bars]
+    count = [max(1, math.floor(x)) for x in ideal]
+    while sum(count) > units:
+        shrink = max(
+            (i for i in range(len(count)) if count[i] > 1), key=lambda i: count[i] - ideal[i]
+        )
+        count[shrink] -= 1
+    while sum(count) < units:
+        grow = max(range(len(count)), key=lambda i: ideal[i] - count[i])
+        count[grow] += 1
+    lengths = [c * grain for c in count]
+    longest = max(range(len(lengths)), key=lambda i: lengths[i])
+    lengths[longest] += target - units * grain
+    return lengths

@@ -1,0 +1,209 @@
+"""Song forms from `skills/harmony/arrangement-templates.json`, validated and cached.
+
+A template lists sections in order; the arrangement generator trims, stretches
+and reshapes it. Who plays is written as role *groups* (`rhythm`, `low`,
+`harmony`, `top`), single roles, or `all`, resolved against the song's roles.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from muse_tui.contracts.base import Contract
+from muse_tui.contracts.intent import ArrangementTemplateName
+from muse_tui.contracts.song import (
+    TRACK_ROLES,
+    ChordPlan,
+    SectionKind,
+    TrackRole,
+    Transition,
+)
+from muse_tui.knowledge.loader import load_table, skills_root
+
+TEMPLATES_FILE = "harmony/arrangement-templates.json"
+FALLBACK_TEMPLATE: ArrangementTemplateName = "generic_fallback"
+
+RoleGroup = Literal["rhythm", "low", "harmony", "top"]
+#: What a section's `play` list may name: everyone, a group, or one role.
+PlayToken = Literal["all", "rhythm", "low", "harmony", "top", TrackRole]
+
+_SECTION_KINDS: tuple[str, ...] = SectionKind.__args__  # type: ignore[attr-defined]
+_TEMPLATE_NAMES: tuple[str, ...] = ArrangementTemplateName.__args__  # type: ignore[attr-defined]
+_ROLE_GROUPS: tuple[str, ...] = RoleGroup.__args__  # type: ignore[attr-defined]
+
+
+class SectionTemplate(Contract):
+    """One section of a form: what it is, how long, who plays, how it hands over."""
+
+    kind: SectionKind
+    name: str = Field(min_length=1)
+    bars: int = Field(ge=4)
+    alt_bars: list[int] = Field(
+        default_factory=list, description="other lengths a seed may pick instead of `bars`"
+    )
+    energy: float | None = Field(default=None, ge=0, le=1, description="else the kind's default")
+    play: list[PlayToken] = Field(min_length=1, description="in order of entry; intros keep two")
+    transition: Transition | None = Field(default=None, description="else the genre's style")
+    chord_plan: ChordPlan | None = Field(default=None, description="else the kind's default")
+    trim: int | None = Field(
+        default=None, ge=1, description="dropped (rank 1 first) when the song is short"
+    )
+
+    @field_validator("alt_bars")
+    @classmethod
+    def _alt_bars_are_sections(cls, value: list[int]) -> list[int]:
+        if any(b < 4 for b in value):
+            raise ValueError("every alternative length must be at least 4 bars")
+        return value
+
+
+class TransitionStyle(Contract):
+    """How a genre moves between sections; a seed picks one option per song."""
+
+    into_peak: list[Transition] = Field(min_length=1, description="into a chorus, hook or drop")
+    out_of_peak: list[Transition] = Field(default_factory=lambda: ["none"], min_length=1)
+    between: list[Transition] = Field(default_factory=lambda: ["none"], min_length=1)
+    ending: Transition = "fade"
+
+
+class ArrangementTemplate(Contract):
+    """A genre's song form."""
+
+    display_name: str
+    fallback: bool = False
+    aliases: list[str] = Field(default_factory=list, description="genre words that pick it")
+    transitions: TransitionStyle
+    sections: list[SectionTemplate] = Field(min_length=2)
+
+    @field_validator("aliases")
+    @classmethod
+    def _aliases_are_normalised(cls, value: list[str]) -> list[str]:
+        wrong = [a for a in value if a != normalise_name(a)]
+        if wrong:
+            raise ValueError(f"write aliases lowercase with underscores: {', '.join(wrong)}")
+        return value
+
+    @field_validator("sections")
+    @classmethod
+    def _sections_make_a_song(cls, value: list[SectionTemplate]) -> list[SectionTemplate]:
+        names = [s.name for s in value]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise ValueError(f"section names must be unique, repeated: {', '.join(repeated)}")
+        if all(s.trim is not None for s in value):
+            raise ValueError("at least one section must have no `trim` (the core of the song)")
+        if all(s.kind in ("intro", "outro") for s in value):
+            raise ValueError("a form needs a section besides its intro and outro")
+        return value
+
+    @property
+    def natural_bars(self) -> int:
+        return sum(s.bars for s in self.sections)
+
+
+class ArrangementTable(Contract):
+    """Everything in the arrangement skill file."""
+
+    section_energy: dict[SectionKind, float]
+    chord_plans: dict[SectionKind, ChordPlan]
+    role_groups: dict[RoleGroup, list[TrackRole]]
+    mood_energy: dict[str, float] = Field(default_factory=dict)
+    loop_form: list[SectionTemplate] = Field(min_length=2)
+    templates: dict[ArrangementTemplateName, ArrangementTemplate]
+
+    @field_validator("section_energy", "chord_plans")
+    @classmethod
+    def _every_kind(cls, value: dict[str, object]) -> dict[str, object]:
+        missing = [k for k in _SECTION_KINDS if k not in value]
+        if missing:
+            raise ValueError(f"missing section kinds: {', '.join(missing)}")
+        return value
+
+    @field_validator("section_energy")
+    @classmethod
+    def _energies_in_range(cls, value: dict[str, float]) -> dict[str, float]:
+        wrong = [k for k, v in value.items() if not 0 <= v <= 1]
+        if wrong:
+            raise ValueError(f"energies must be within 0–1: {', '.join(wrong)}")
+        return value
+
+    @field_validator("role_groups")
+    @classmethod
+    def _every_role_in_one_group(
+        cls, value: dict[str, list[TrackRole]]
+    ) -> dict[str, list[TrackRole]]:
+        missing_groups = [g for g in _ROLE_GROUPS if g not in value]
+        if missing_groups:
+            raise ValueError(f"missing groups: {', '.join(missing_groups)}")
+        listed = [r for roles in value.values() for r in roles]
+        wrong = [r for r in TRACK_ROLES if listed.count(r) != 1]
+        if wrong:
+            raise ValueError(f"each role belongs to exactly one group: {', '.join(wrong)}")
+        return value
+
+    @field_validator("mood_energy")
+    @classmethod
+    def _small_nudges(cls, value: dict[str, float]) -> dict[str, float]:
+        wrong = [k for k, v in value.items() if not -0.2 <= v <= 0.2]
+        if wrong:
+            raise ValueError(f"mood nudges must be within ±0.2: {', '.join(wrong)}")
+        return value
+
+    @field_validator("templates")
+    @classmethod
+    def _every_template(
+        cls, value: dict[str, ArrangementTemplate]
+    ) -> dict[str, ArrangementTemplate]:
+        missing = [n for n in _TEMPLATE_NAMES if n not in value]
+        if missing:
+            raise ValueError(f"missing templates: {', '.join(missing)}")
+        marked = sorted(n for n, t in value.items() if t.fallback)
+        if marked != [FALLBACK_TEMPLATE]:
+            raise ValueError(f"only {FALLBACK_TEMPLATE} is marked fallback, not {marked}")
+        return value
+
+    @model_validator(mode="after")
+    def _aliases_are_unambiguous(self) -> ArrangementTable:
+        owner: dict[str, str] = {}
+        for name, template in self.templates.items():
+            for alias in template.aliases:
+                if alias in owner:
+                    raise ValueError(
+                        f"templates.{name}.aliases: {alias!r} already picks {owner[alias]}"
+                    )
+                owner[alias] = name
+        return self
+
+    def template(self, name: str) -> tuple[str, ArrangementTemplate]:
+        """The template called `name` (or whose aliases include it), else the fallback."""
+        key = normalise_name(name)
+        if key in self.templates:
+            return key, self.templates[key]  # type: ignore[index]
+        for template_name, template in self.templates.items():
+            if key in template.aliases:
+                return template_name, template
+        return FALLBACK_TEMPLATE, self.templates[FALLBACK_TEMPLATE]
+
+
+def normalise_name(name: str) -> str:
+    """'Drum & Bass' style words as template keys: lowercase, underscores."""
+    return "_".join(name.strip().lower().replace("-", " ").replace("_", " ").split())
+
+
+def arrangement_table(root: Path | None = None) -> ArrangementTable:
+    """The arrangement skill file under `root` (default: the skills folder), cached."""
+    return _load(root or skills_root())
+
+
+@cache
+def _load(root: Path) -> ArrangementTable:
+    return load_table(TEMPLATES_FILE, ArrangementTable, root=root)
+
+
+def reload() -> None:
+    """Forget the cached table so the next call reads the file again."""
+    _load.cache_clear()
