@@ -1,0 +1,333 @@
+"""S2 harmony: the chord progression, spelled for the key, with numerals and voice-led voicings.
+
+The harmonic dial decides how far from the key the chords may go: diatonic at 0,
+borrowed chords from around 0.25, secondary dominants (modal interchange) from
+around 0.5, tritone substitutions (chromatic colour) beyond 0.75. The genre's
+harmonic vocabulary and complexity decide the extensions (triads for trap,
+maj9s for neo-soul, shells and rootless voicings for jazz).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from muse_tui.contracts import (
+    EnrichedProgression,
+    HarmonicFunction,
+    PipelineIntent,
+    ProgressionChord,
+)
+from muse_tui.knowledge.progressions import ProgressionTable, progression_table
+from muse_tui.theory import (
+    Chord,
+    ChordSyntaxError,
+    Key,
+    RomanSyntaxError,
+    parse_chord,
+    parse_key,
+    parse_roman,
+    to_roman,
+    voice,
+    voice_lead,
+)
+
+#: Register of each voicing style (low, high): comping sits around middle C.
+REGISTERS = {
+    "close": (52, 76),
+    "open": (48, 79),
+    "drop2": (48, 76),
+    "spread": (40, 84),
+    "shell": (48, 72),
+    "rootless": (50, 74),
+}
+#: Extensions from the plainest to the richest; `richness` is how far up the stack they reach.
+RICHNESS = {3: 0, 4: 1, 5: 2, 6: 3, 7: 3}
+_ROMAN_TOKEN = re.compile(
+    r"^[b#♭♯]?(?:iii|ii|iv|vii|vi|v|i|III|II|IV|VII|VI|V|I)(?![a-z])", re.IGNORECASE
+)
+_DEGREE_FUNCTION: dict[int, HarmonicFunction] = {
+    1: "tonic",
+    3: "tonic",
+    6: "tonic",
+    2: "predominant",
+    4: "predominant",
+    5: "dominant",
+    7: "dominant",
+}
+
+
+class ProgressionError(ValueError):
+    """An explicit progression from the prompt that cannot be read; says which chord."""
+
+
+@dataclass(frozen=True)
+class _Choice:
+    chord: Chord
+    numeral: str  # the numeral it was built from, before extensions ("" for explicit symbols)
+    function: HarmonicFunction
+
+
+def generate_progression(
+    intent: PipelineIntent,
+    rng: random.Random,
+    *,
+    variant: int = 0,
+    beats_per_bar: float = 4.0,
+    table: ProgressionTable | None = None,
+) -> EnrichedProgression:
+    """The progression the intent asks for: its explicit chords, or one generated from the genre."""
+    key = song_key(intent)
+    dna = intent.genre_dna
+    style = dna.voicing_style if dna else "close"
+    if intent.explicit_progression:
+        choices = [_explicit(token, key) for token in intent.explicit_progression]
+        source = "explicit"
+    else:
+        dial = intent.creativity_dials.harmonic if intent.creativity_dials else 0.2
+        complexity = dna.harmonic_complexity if dna else 0.3
+        vocabulary = dna.harmonic_vocabulary if dna else ["", "m", "7", "maj7", "m7"]
+        length_range = dna.progression_length if dna else (4, 4)
+        jazz = style in ("shell", "rootless")
+        degrees = _numerals(key, rng, length_range, jazz, table or progression_table())
+        choices = _colour(degrees, key, dial, rng, table or progression_table())
+        choices = [_extend(c, key, dial, complexity, vocabulary, rng) for c in choices]
+        source = "generated"
+    voicings = _voice_lead([c.chord for c in choices], style)
+    choices[0], voicings[0] = _name_what_sounds(choices[0], voicings[0], key, style)
+    beats = _durations(len(choices), beats_per_bar)
+    chords = [
+        ProgressionChord(
+            symbol=c.chord.symbol,
+            roman=_roman(c, key),
+            voicing=list(v),
+            beats=b,
+            function=c.function,
+            tension=_tension(c, key),
+        )
+        for c, v, b in zip(choices, voicings, beats, strict=True)
+    ]
+    return EnrichedProgression(
+        key=key.tonic, mode=key.mode, chords=chords, source=source, variant=variant
+    )
+
+
+def song_key(intent: PipelineIntent) -> Key:
+    """The key of the intent (C major when it names none)."""
+    mode = (intent.mode or "major").replace("_", " ")
+    try:
+        return parse_key(f"{intent.key or 'C'} {mode}")
+    except ValueError:
+        return parse_key(intent.key or "C")
+
+
+def describe_progression(progression: EnrichedProgression) -> str:
+    """'8-chord progression in Eb minor (Ebm9 → Dbmaj7/F → …)' for the stage tracker."""
+    symbols = [c.symbol for c in progression.chords]
+    shown = " → ".join(symbols[:6]) + (" → …" if len(symbols) > 6 else "")
+    return f"{len(symbols)}-chord progression in {progression.key} {progression.mode} ({shown})"
+
+
+# ── choosing the numerals ───────────────────────────────────────────────────
+def _numerals(
+    key: Key, rng: random.Random, length: tuple[int, int], jazz: bool, table: ProgressionTable
+) -> list[str]:
+    low, high = length
+    wanted = rng.choice([n for n in (4, 6, 8, 12, 16) if low <= n <= high] or [max(low, 4)])
+    pool = table.loops_for(key.mode, jazz=jazz) or table.loops_for(key.mode)
+    numerals: list[str] = []
+    loop = rng.choice(pool)
+    while len(numerals) < wanted:
+        numerals.extend(loop)
+        # Later passes answer the first with another loop that still starts off the tonic.
+        loop = rng.choice(pool)
+    numerals = numerals[:wanted]
+    if wanted >= 8 and numerals[-1].lower().lstrip("b#") not in ("v", "vii"):
+        numerals[-1] = (
+            "V" if key.mode in ("major", "harmonic minor", "melodic minor") else numerals[-1]
+        )
+    return numerals
+
+
+def _colour(
+    numerals: Sequence[str], key: Key, dial: float, rng: random.Random, table: ProgressionTable
+) -> list[_Choice]:
+    """Diatonic chords, then borrowed, secondary and substituted ones as the dial allows."""
+    borrowed_pool = table.borrowed.get(key.mode, [])
+    choices = [_Choice(parse_roman(n, key), n, _function_of(n)) for n in numerals]
+    borrow_chance = max(0.0, (dial - 0.15) * 0.8)
+    secondary_chance = max(0.0, (dial - 0.4) * 0.7)
+    substitute_chance = max(0.0, (dial - 0.7) * 1.2)
+    for i in range(1, len(choices)):
+        roll = rng.random()
+        if borrowed_pool and roll < borrow_chance:
+            n = rng.choice(borrowed_pool)
+            choices[i] = _Choice(parse_roman(n, key), n, "borrowed")
+        elif i + 1 < len(choices) and roll < borrow_chance + secondary_chance:
+            target = choices[i + 1].numeral
+            if target and _can_tonicize(target):
+                n = f"V7/{_strip_figures(target)}"
+                choices[i] = _Choice(parse_roman(n, key), n, "secondary_dominant")
+        elif choices[i].function == "dominant" and roll < substitute_chance:
+            # The tritone substitute of the dominant: same tritone, root a half step above the goal.
+            dominant_root = parse_roman("V", key).root_pc
+            choices[i] = _Choice(
+                parse_chord(f"{key.spell((dominant_root + 6) % 12)}7"), "", "chromatic"
+            )
+    return choices
+
+
+def _extend(
+    choice: _Choice,
+    key: Key,
+    dial: float,
+    complexity: float,
+    vocabulary: Sequence[str],
+    rng: random.Random,
+) -> _Choice:
+    """The richest extension of the chord the genre's vocabulary and complexity allow."""
+    level = 0 if complexity < 0.3 else 1 if complexity < 0.6 else 2 if complexity < 0.85 else 3
+    base = choice.chord
+    base_pcs = base.pitch_classes
+    # Below the borrowed-chord threshold an extension may only add notes of the key;
+    # a borrowed chord keeps its own outside notes but gains no new ones.
+    # Colour tones from outside the key come only with modal interchange and beyond.
+    allowed = set(key.pitch_classes) | base_pcs if dial < 0.5 else set(range(12))
+    pulls = choice.function in ("dominant", "secondary_dominant", "chromatic")
+    dominant = (pulls or _strip_figures(choice.numeral).upper() == "V") and 4 in base.intervals
+    candidates: list[tuple[int, Chord]] = []
+    for suffix in vocabulary:
+        try:
+            chord = parse_chord(f"{base.root_name}{suffix}")
+        except ChordSyntaxError:
+            continue
+        richness = RICHNESS.get(len(chord.pitch_classes), 3)
+        keeps_triad = _triad(chord) == _triad(base)
+        # A dominant keeps its flat seventh: G7 may become G9 or G13, never Gmaj7.
+        keeps_pull = not dominant or 11 not in chord.intervals
+        if richness and dominant and 10 not in chord.intervals:
+            keeps_pull = False
+        fits = chord.pitch_classes <= allowed
+        if keeps_triad and keeps_pull and fits and richness <= max(level, _given(base)):
+            candidates.append((richness, chord))
+    if not candidates:
+        return choice
+    top = max(r for r, _ in candidates)
+    richest = [c for r, c in candidates if r >= top - (1 if top >= 2 else 0)]
+    chord = rng.choice(sorted(richest, key=lambda c: c.symbol))
+    if base.bass_name:
+        chord = parse_chord(f"{chord.symbol}/{base.bass_name}")
+    return _Choice(chord, choice.numeral, choice.function)
+
+
+def _given(chord: Chord) -> int:
+    """How rich the chord already is (a secondary V7 is a seventh chord before extending)."""
+    return RICHNESS.get(len(chord.pitch_classes), 3)
+
+
+def _triad(chord: Chord) -> frozenset[int]:
+    """Root, third and fifth as intervals (the part an extension must not change)."""
+    return frozenset(i % 12 for i in chord.intervals if i % 12 in (0, 3, 4, 6, 7, 8))
+
+
+def _explicit(token: str, key: Key) -> _Choice:
+    try:
+        if _ROMAN_TOKEN.match(token):
+            chord = parse_roman(token, key)
+            return _Choice(chord, token, _function_of(token))
+        chord = parse_chord(token)
+    except (RomanSyntaxError, ChordSyntaxError, ValueError) as exc:
+        raise ProgressionError(
+            f"cannot read the chord {token!r} in the progression: {exc}"
+        ) from None
+    numeral = to_roman(chord, key)
+    return _Choice(chord, numeral, _function_of(numeral) if numeral else "chromatic")
+
+
+# ── describing the chords ───────────────────────────────────────────────────
+def _function_of(numeral: str) -> HarmonicFunction:
+    if "/" in numeral:
+        return "secondary_dominant"
+    if numeral[:1] in "b#♭♯":
+        return "borrowed"
+    base = _strip_figures(numeral).upper().rstrip("°ØO+")
+    degree = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7}.get(base)
+    return _DEGREE_FUNCTION.get(degree or 1, "tonic")
+
+
+def _strip_figures(numeral: str) -> str:
+    match = re.match(r"^[b#]?[ivIV]+[°øo+]?", numeral)
+    return match.group(0) if match else numeral
+
+
+def _can_tonicize(numeral: str) -> bool:
+    """Secondary dominants aim at major or minor chords, not diminished ones."""
+    return "°" not in numeral and "ø" not in numeral and _strip_figures(numeral).upper() != "I"
+
+
+def _roman(choice: _Choice, key: Key) -> str:
+    if choice.function == "secondary_dominant" and choice.numeral:
+        return choice.numeral
+    return to_roman(choice.chord, key) or choice.numeral or "?"
+
+
+def _tension(choice: _Choice, key: Key) -> float:
+    """0 at rest on the tonic, rising with dominant function, colour notes and chromaticism."""
+    base = {
+        "tonic": 0.1,
+        "predominant": 0.35,
+        "dominant": 0.6,
+        "secondary_dominant": 0.65,
+        "borrowed": 0.45,
+        "chromatic": 0.75,
+        "passing": 0.5,
+    }[choice.function]
+    outside = len(choice.chord.pitch_classes - set(key.pitch_classes))
+    extensions = max(0, len(choice.chord.pitch_classes) - 3)
+    return round(min(1.0, base + 0.05 * extensions + 0.08 * outside), 3)
+
+
+def _durations(count: int, beats_per_bar: float) -> list[float]:
+    """A bar per chord; long progressions (12+) move twice a bar like a jazz form."""
+    return [beats_per_bar / 2 if count >= 12 else beats_per_bar] * count
+
+
+#: Extensions a rootless voicing may have added (it adds the 9th to a plain seventh chord).
+_NINTHS = ("m9", "9", "maj9", "m9b5", "6/9", "m6/9", "mMaj9", "7b9")
+
+
+def _name_what_sounds(
+    choice: _Choice, voicing: tuple[int, ...], key: Key, style: str
+) -> tuple[_Choice, tuple[int, ...]]:
+    """Rename a chord whose voicing added a tone (rootless adds the 9th), or revoice it.
+
+    The symbol must say exactly what sounds. An added tone outside the key is not
+    wanted at a low dial, so then the chord is voiced plainly instead.
+    """
+    sounding = {n % 12 for n in voicing}
+    chord = choice.chord
+    if sounding <= chord.pitch_classes:
+        return choice, voicing
+    wanted = chord.pitch_classes | sounding
+    for suffix in _NINTHS:
+        try:
+            named = parse_chord(f"{chord.root_name}{suffix}")
+        except ChordSyntaxError:
+            continue
+        if named.pitch_classes == wanted and (
+            wanted <= set(key.pitch_classes) or choice.function != "tonic"
+        ):
+            return _Choice(named, choice.numeral, choice.function), voicing
+    low, high = REGISTERS["drop2"]
+    return choice, voice(chord, "drop2", low, high)
+
+
+def _voice_lead(chords: Sequence[Chord], style: str) -> list[tuple[int, ...]]:
+    """The first chord voiced in the style's register, each next one moving as little as it can."""
+    low, high = REGISTERS.get(style, REGISTERS["close"])
+    voicings = [voice(chords[0], style, low, high)]
+    for chord in chords[1:]:
+        voicings.append(voice_lead(voicings[-1], chord, low, high))
+    return voicings
