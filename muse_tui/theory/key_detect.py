@@ -1,0 +1,85 @@
+"""Guessing the key of some notes (Krumhansl–Schmuckler correlation with key profiles)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from muse_tui.theory.key import Key, tonic_name
+
+# How strongly each degree (semitones above the tonic) belongs to a key. Aarden–Essen
+# is music21's default for analyze("key"); the values are those published with
+# Humdrum's keycor (https://extras.humdrum.org/man/keycor/).
+KEY_PROFILES: dict[str, dict[str, tuple[float, ...]]] = {
+    "aarden": {
+        "major": (17.7661, 0.145624, 14.9265, 0.160186, 19.8049, 11.3587,
+                  0.291248, 22.062, 0.145624, 8.15494, 0.232998, 4.95122),
+        "minor": (18.2648, 0.737619, 14.0499, 16.8599, 0.702494, 14.4362,
+                  0.702494, 18.6161, 4.56621, 1.93186, 7.37619, 1.75623),
+    },
+    "krumhansl": {
+        "major": (6.35, 2.23, 3.48, 2.33, 4.38, 4.09, 2.52, 5.19, 2.39, 3.66, 2.29, 2.88),
+        "minor": (6.33, 2.68, 3.52, 5.38, 2.60, 3.53, 2.54, 4.75, 3.98, 2.69, 3.34, 3.17),
+    },
+    "temperley": {
+        "major": (0.748, 0.060, 0.488, 0.082, 0.670, 0.460,
+                  0.096, 0.715, 0.104, 0.366, 0.057, 0.400),
+        "minor": (0.712, 0.084, 0.474, 0.618, 0.049, 0.460,
+                  0.105, 0.747, 0.404, 0.067, 0.133, 0.330),
+    },
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class KeyEstimate:
+    """The most likely key; confidence is its profile correlation, floored at 0."""
+
+    tonic_pc: int
+    tonic_name: str
+    mode: str
+    confidence: float
+
+    @property
+    def key(self) -> Key:
+        return Key(self.tonic_name, self.mode)
+
+
+def detect_key(notes: Iterable[int | tuple[int, float]], profile: str = "aarden") -> KeyEstimate:
+    """The key that best fits some notes, each a MIDI number or a (MIDI, duration) pair.
+
+    Longer notes count for more. The pitch-class weights are correlated with
+    every major and minor key profile and the best correlation wins.
+    """
+    if profile not in KEY_PROFILES:
+        raise ValueError(f"unknown key profile {profile!r}; use one of {', '.join(KEY_PROFILES)}")
+    weights = [0.0] * 12
+    for item in notes:
+        pitch, duration = (item, 1.0) if isinstance(item, int) else item
+        if duration < 0:
+            raise ValueError(f"note {pitch} has a negative duration {duration}")
+        weights[pitch % 12] += duration
+    if not any(weights):
+        raise ValueError("no sounding notes to find a key in")
+    best: tuple[float, int, str] | None = None
+    for mode in ("major", "minor"):
+        shape = KEY_PROFILES[profile][mode]
+        for tonic in range(12):
+            rotated = [shape[(pc - tonic) % 12] for pc in range(12)]
+            score = _correlation(weights, rotated)
+            if best is None or score > best[0]:
+                best = (score, tonic, mode)
+    assert best is not None
+    score, tonic, mode = best
+    return KeyEstimate(tonic, tonic_name(tonic, mode), mode, max(0.0, min(1.0, score)))
+
+
+def _correlation(xs: list[float], ys: list[float]) -> float:
+    """Pearson correlation; 0 when either side is flat."""
+    mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
+    dx = [x - mean_x for x in xs]
+    dy = [y - mean_y for y in ys]
+    spread = math.sqrt(sum(d * d for d in dx) * sum(d * d for d in dy))
+    if spread == 0:
+        return 0.0
+    return sum(a * b for a, b in zip(dx, dy, strict=True)) / spread
