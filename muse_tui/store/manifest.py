@@ -1,13 +1,22 @@
-"""The session manifest on disk: stage timings and the run's status, kept current."""
+"""The session manifest on disk: files, stage timings, quality and the run's status."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from muse_tui.contracts import STAGE_NAMES, ComposerPipeline, SessionManifest, StageTimingEntry
+from muse_tui.contracts import (
+    STAGE_NAMES,
+    ComposerPipeline,
+    ManifestFile,
+    QualitySummary,
+    SessionManifest,
+    StageTimingEntry,
+    ValidationOutput,
+)
 from muse_tui.store.atomic import write_atomic
 
 MANIFEST_FILE = "manifest.json"
+MANIFEST_DESCRIPTION = "This list: every file of the session, stage timings and quality scores"
 
 
 def stage_timings(pipeline: ComposerPipeline) -> list[StageTimingEntry]:
@@ -39,5 +48,41 @@ def record_run_in_manifest(session_dir: Path, pipeline: ComposerPipeline) -> boo
     manifest = read_manifest(session_dir).model_copy(
         update={"stage_timings": stage_timings(pipeline), "status": pipeline.status}
     )
-    write_atomic(path, manifest.to_json())
+    write_manifest(session_dir, manifest)  # keeps the manifest's own size entry right
     return True
+
+
+def quality_summary(pipeline: ComposerPipeline) -> QualitySummary | None:
+    """The critics' scores from S7, when it ran."""
+    record = pipeline.stages.get(7)
+    if record is None:
+        return None
+    output = record.output
+    score = output.quality_report if isinstance(output, ValidationOutput) else record.quality_score
+    if score is None:
+        return None
+    return QualitySummary(
+        composite=score.composite,
+        passed=score.passed,
+        harmony=score.harmony,
+        rhythm=score.rhythm,
+        arrangement=score.arrangement,
+        vibe=score.vibe,
+    )
+
+
+def write_manifest(session_dir: Path, manifest: SessionManifest) -> SessionManifest:
+    """Write `manifest.json` listing itself, with its own size; returns what was written."""
+    others = [f for f in manifest.files if f.path != MANIFEST_FILE]
+    size = 0
+    for _ in range(8):  # the size is part of the text; it settles in two or three rounds
+        entry = ManifestFile(
+            path=MANIFEST_FILE, type="manifest", description=MANIFEST_DESCRIPTION, size_bytes=size
+        )
+        manifest = manifest.model_copy(update={"files": [*others, entry]})
+        text = manifest.to_json()
+        if len(text.encode("utf-8")) == size:
+            break
+        size = len(text.encode("utf-8"))
+    write_atomic(session_dir / MANIFEST_FILE, text)
+    return manifest

@@ -1,0 +1,307 @@
+"""S6 assembly decisions: who plays where, transition ramps, one channel each, no doubled notes.
+
+`arrange_for_playback` turns the editable song into the one that is written to
+MIDI and auditioned. The song itself keeps every generated note, so an
+arrangement change can bring a silenced part back without regenerating it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from muse_tui.contracts.song import (
+    Arrangement,
+    ControlChange,
+    Note,
+    Region,
+    Section,
+    SongState,
+    Track,
+    TrackRole,
+    Transition,
+)
+
+DRUM_CHANNEL = 9
+DRUM_ROLES: frozenset[str] = frozenset({"drums", "percussion"})
+#: A note this early before a section it may play in still belongs to it (humanised pickups).
+EARLY_GRACE_BEATS = 1 / 16
+RAMP_STEP_BEATS = 0.5
+_EPSILON = 1e-6
+# General MIDI stand-ins when S5 chose no sound, so an audition is never all piano.
+GM_STAND_INS: dict[str, int] = {
+    "bass": 33,  # Electric Bass (finger)
+    "sub_bass": 38,  # Synth Bass 1
+    "chords": 4,  # Electric Piano 1
+    "keys": 0,  # Acoustic Grand Piano
+    "lead": 80,  # Lead 1 (square)
+    "pad": 89,  # Pad 2 (warm)
+    "texture": 95,  # Pad 8 (sweep)
+    "arp": 81,  # Lead 2 (sawtooth)
+}
+_RAMP_NAMESPACE = uuid.UUID("6d5a0c8e-52f1-4a52-9a3e-6f1b2f0c7a11")
+
+
+@dataclass(frozen=True)
+class Ramp:
+    """A controller sweep over a section's last bars, reset on the next downbeat."""
+
+    controller: int
+    start_value: int | None  # None: from the track's own volume
+    end_value: int
+    bars: int
+    reset_value: int | None  # None: back to the track's own volume
+
+
+#: fade: volume down over 2 bars; build: mod wheel up over 4; filter sweep: cutoff closes over 4.
+TRANSITION_RAMPS: dict[Transition, Ramp] = {
+    "fade": Ramp(controller=7, start_value=None, end_value=0, bars=2, reset_value=None),
+    "build": Ramp(controller=1, start_value=0, end_value=127, bars=4, reset_value=0),
+    "filter_sweep": Ramp(controller=74, start_value=64, end_value=0, bars=4, reset_value=64),
+}
+
+
+def arrange_for_playback(song: SongState) -> SongState:
+    """A copy ready to write or play: each track only where it is active, with ramps.
+
+    Notes are kept only inside sections whose `active_roles` include the
+    track's role (all notes when there is no arrangement) and are cut at the
+    end of the active stretch; transition ramps are added; every track gets
+    its own channel (drums on 10) and a program; same-pitch notes on a
+    channel never overlap. Applying it twice gives the same song.
+    """
+    channels = assign_channels(song.tracks)
+    tracks = []
+    for track, channel in zip(song.tracks, channels, strict=True):
+        spans = active_spans(song.arrangement, track.role, song.beats_per_bar)
+        regions = [
+            _kept_region(region, spans, channel)
+            for region in track.regions
+            if region.id != ramp_region_id(track.id)
+        ]
+        ramps = transition_ramps(song, track, channel)
+        if ramps:
+            length = max(_song_beats(song), ramps[-1].beat + RAMP_STEP_BEATS)
+            regions.append(
+                Region(
+                    id=ramp_region_id(track.id),
+                    name="transitions",
+                    start_beat=0,
+                    length_beats=length,
+                    control_changes=ramps,
+                )
+            )
+        tracks.append(_with_sound(track, channel, regions))
+    return song.model_copy(update={"tracks": remove_overlaps(tracks)})
+
+
+def assign_channels(tracks: Sequence[Track]) -> list[int]:
+    """One MIDI channel per track: drums and percussion on 10 (index 9), the others distinct.
+
+    A track keeps its own channel when it is free; past 15 melodic tracks the
+    channels are shared again in order.
+    """
+    drums = [t.role in DRUM_ROLES or t.channel == DRUM_CHANNEL for t in tracks]
+    free = [c for c in range(16) if c != DRUM_CHANNEL]
+    wanted = {t.channel for t, d in zip(tracks, drums, strict=True) if not d}
+    taken: set[int] = set()
+    result: list[int] = []
+    spare = (c for c in free if c not in wanted)
+    shared = 0
+    for track, is_drums in zip(tracks, drums, strict=True):
+        if is_drums:
+            result.append(DRUM_CHANNEL)
+            continue
+        channel = track.channel if track.channel not in taken else next(spare, None)
+        if channel is None:
+            channel = free[shared % len(free)]
+            shared += 1
+        taken.add(channel)
+        result.append(channel)
+    return result
+
+
+def active_spans(
+    arrangement: Arrangement | None, role: TrackRole, beats_per_bar: float
+) -> list[tuple[float, float]] | None:
+    """The stretches, in beats, where `role` plays; None when there is no arrangement."""
+    if arrangement is None:
+        return None
+    spans: list[tuple[float, float]] = []
+    for section in arrangement.sections:
+        if role not in section.active_roles:
+            continue
+        start, end = section.start_bar * beats_per_bar, section.end_bar * beats_per_bar
+        if spans and abs(spans[-1][1] - start) < _EPSILON:
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    return spans
+
+
+def transition_ramps(song: SongState, track: Track, channel: int) -> list[ControlChange]:
+    """The controller ramps this track plays at the end of the sections it is active in."""
+    if song.arrangement is None:
+        return []
+    sections = song.arrangement.sections
+    events: list[ControlChange] = []
+    for index, section in enumerate(sections):
+        ramp = TRANSITION_RAMPS.get(section.transition)
+        if ramp is None or track.role not in section.active_roles:
+            continue
+        following = sections[index + 1] if index + 1 < len(sections) else None
+        events.extend(_ramp(ramp, section, following, track, channel, song.beats_per_bar))
+    events.sort(key=lambda cc: cc.beat)
+    return events
+
+
+def remove_overlaps(tracks: Sequence[Track]) -> list[Track]:
+    """Cut a note short where the same pitch starts again on its channel; drop exact repeats.
+
+    Tracks sharing a channel (drums and percussion) are checked together.
+    """
+    placed: list[tuple[int, int, float, float, int, int, int]] = []
+    for t_index, track in enumerate(tracks):
+        for r_index, region in enumerate(track.regions):
+            for n_index, note in enumerate(region.notes):
+                start = region.start_beat + note.start_beat
+                placed.append(
+                    (
+                        track.channel,
+                        note.pitch,
+                        start,
+                        -note.duration_beats,
+                        t_index,
+                        r_index,
+                        n_index,
+                    )
+                )
+    placed.sort()
+    new_end: dict[tuple[int, int, int], float] = {}
+    dropped: set[tuple[int, int, int]] = set()
+    previous: tuple[int, int, float, float, tuple[int, int, int]] | None = None
+    for channel, pitch, start, neg_length, *where in placed:
+        ident = (where[0], where[1], where[2])
+        end = start - neg_length
+        if previous and previous[:2] == (channel, pitch) and start < previous[3] - _EPSILON:
+            if start - previous[2] < _EPSILON:
+                dropped.add(ident)
+                continue
+            new_end[previous[4]] = start
+        previous = (channel, pitch, start, end, ident)
+    if not new_end and not dropped:
+        return list(tracks)
+    return [_repaired(t, i, new_end, dropped) for i, t in enumerate(tracks)]
+
+
+def ramp_region_id(track_id: str) -> str:
+    """The stable id of the region holding a track's transition ramps."""
+    return str(uuid.uuid5(_RAMP_NAMESPACE, track_id))
+
+
+def _kept_region(region: Region, spans: list[tuple[float, float]] | None, channel: int) -> Region:
+    notes: list[Note] = []
+    for note in region.notes:
+        start = region.start_beat + note.start_beat
+        span = _span_of(start, spans)
+        if span is None:
+            continue
+        end = min(start + note.duration_beats, span[1])
+        notes.append(note.model_copy(update={"channel": channel, "duration_beats": end - start}))
+    return region.model_copy(
+        update={
+            "notes": notes,
+            "control_changes": [
+                cc.model_copy(update={"channel": channel}) for cc in region.control_changes
+            ],
+            "pitch_bends": [
+                pb.model_copy(update={"channel": channel}) for pb in region.pitch_bends
+            ],
+        }
+    )
+
+
+def _span_of(start: float, spans: list[tuple[float, float]] | None) -> tuple[float, float] | None:
+    if spans is None:
+        return (start, float("inf"))
+    for span_start, span_end in spans:
+        if span_start - EARLY_GRACE_BEATS - _EPSILON <= start < span_end - _EPSILON:
+            return (span_start, span_end)
+    return None
+
+
+def _ramp(
+    ramp: Ramp,
+    section: Section,
+    following: Section | None,
+    track: Track,
+    channel: int,
+    beats_per_bar: float,
+) -> list[ControlChange]:
+    end = section.end_bar * beats_per_bar
+    start = max(section.start_bar * beats_per_bar, end - ramp.bars * beats_per_bar)
+    first = track.volume if ramp.start_value is None else ramp.start_value
+    steps = max(2, round((end - start) / RAMP_STEP_BEATS))
+    events = [
+        ControlChange(
+            beat=start + i * (end - start) / steps,
+            controller=ramp.controller,
+            value=round(first + (ramp.end_value - first) * i / (steps - 1)),
+            channel=channel,
+        )
+        for i in range(steps)
+    ]
+    if following is not None:
+        reset = track.volume if ramp.reset_value is None else ramp.reset_value
+        events.append(
+            ControlChange(beat=end, controller=ramp.controller, value=reset, channel=channel)
+        )
+    return events
+
+
+def _with_sound(track: Track, channel: int, regions: list[Region]) -> Track:
+    preset = track.preset
+    if channel == DRUM_CHANNEL:
+        kit = track.drum_kit
+        if kit is None and preset is not None:
+            kit = preset.gm_drum_kit
+        if kit is None:
+            kit = track.program  # some generators put the kit number in `program`
+        sound = {"program": None, "drum_kit": kit}
+    else:
+        program = track.program
+        if program is None and preset is not None:
+            program = preset.gm_program
+        if program is None:
+            program = GM_STAND_INS.get(track.role, 0)
+        sound = {"program": program}
+    return track.model_copy(update={"channel": channel, "regions": regions, **sound})
+
+
+def _repaired(
+    track: Track,
+    t_index: int,
+    new_end: dict[tuple[int, int, int], float],
+    dropped: set[tuple[int, int, int]],
+) -> Track:
+    regions = []
+    for r_index, region in enumerate(track.regions):
+        notes = []
+        for n_index, note in enumerate(region.notes):
+            ident = (t_index, r_index, n_index)
+            if ident in dropped:
+                continue
+            if ident in new_end:
+                length = new_end[ident] - region.start_beat - note.start_beat
+                note = note.model_copy(update={"duration_beats": length})
+            notes.append(note)
+        regions.append(region.model_copy(update={"notes": notes}))
+    return track.model_copy(update={"regions": regions})
+
+
+def _song_beats(song: SongState) -> float:
+    if song.arrangement is not None:
+        return song.arrangement.total_bars * song.beats_per_bar
+    ends = [r.end_beat for t in song.tracks for r in t.regions]
+    return max(ends, default=song.beats_per_bar)

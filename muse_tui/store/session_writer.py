@@ -1,0 +1,213 @@
+"""S8: write the whole session folder MPC Beats loads, the manifest last.
+
+Every file goes through `write_atomic`, so a crash leaves whole files and
+`*.tmp` leftovers, never half a file; no manifest means the session is
+incomplete. Writing the same pipeline twice gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+from muse_tui import __version__
+from muse_tui.compose.assembly import assign_channels
+from muse_tui.contracts import (
+    ComposerPipeline,
+    EffectChain,
+    ManifestFile,
+    PresetAssignment,
+    SessionManifest,
+    SongState,
+    SoundsOutput,
+)
+from muse_tui.store.atomic import leftover_temp_files, write_atomic
+from muse_tui.store.checkpoint import pipeline_path, song_path, write_checkpoint
+from muse_tui.store.manifest import (
+    MANIFEST_DESCRIPTION,
+    MANIFEST_FILE,
+    quality_summary,
+    stage_timings,
+    write_manifest,
+)
+from muse_tui.store.producer_notes import (
+    ARRANGEMENT_FILE,
+    EFFECTS_FILE,
+    PRESETS_FILE,
+    PRODUCER_NOTES_FILE,
+    SessionSheet,
+    TrackSheet,
+    arrangement_map,
+    effect_chains,
+    preset_assignments,
+    producer_notes,
+)
+from muse_tui.store.progression_file import PROGRESSION_FILE, write_progression
+from muse_tui.store.sessions import inside_session
+from muse_tui.store.smf import FULL_ARRANGEMENT, MIDI_DIR, midi_file_names, write_song_midi
+
+_DESCRIPTIONS = {
+    "state/song-state.json": "The song (tracks, arrangement, chords, history) for muse-studio",
+    "state/pipeline-state.json": "The pipeline checkpoint: resume or inspect the run",
+    PRESETS_FILE: "The sound for each track, why it was chosen, and alternatives",
+    EFFECTS_FILE: "Insert effects and sends for each track and bus",
+    ARRANGEMENT_FILE: "Every section: bars, energy, who plays, transitions",
+    PRODUCER_NOTES_FILE: "Start here: the session at a glance and an MPC Beats quick start",
+    MANIFEST_FILE: MANIFEST_DESCRIPTION,
+}
+
+
+def write_session(
+    session_dir: Path,
+    pipeline: ComposerPipeline,
+    *,
+    presets: Sequence[PresetAssignment] | None = None,
+) -> SessionManifest:
+    """Write state, progression, MIDI and notes into `session_dir`, then the manifest.
+
+    `presets` defaults to what S5 chose. Raises WriteFailed (one sentence) when
+    the disk refuses, leaving the session incomplete but with whole files.
+    """
+    session_dir.mkdir(parents=True, exist_ok=True)
+    for leftover in leftover_temp_files(session_dir):  # from an earlier writer that was killed
+        leftover.unlink(missing_ok=True)
+    song = pipeline.song_state
+    write_checkpoint(session_dir, pipeline)
+    files = [
+        _entry(session_dir, song_path(session_dir)),
+        _entry(session_dir, pipeline_path(session_dir)),
+    ]
+    if song.progression is not None:
+        files.append(write_progression(session_dir, song.progression, song.title or None))
+    midi = write_song_midi(session_dir, song) if song.tracks else []
+    _remove_stale_midi(session_dir, midi)
+    files += midi
+
+    sounds = _sounds(pipeline)
+    chosen = list(presets) if presets is not None else (sounds.presets if sounds else [])
+    planned = [*files, *(_planned(p) for p in (PRESETS_FILE, EFFECTS_FILE, ARRANGEMENT_FILE))]
+    planned += [_planned(PRODUCER_NOTES_FILE), _planned(MANIFEST_FILE)]
+    sheet = session_sheet(pipeline, chosen, [(f.path, f.description) for f in planned])
+    for path, text in (
+        (PRESETS_FILE, preset_assignments(sheet, chosen)),
+        (EFFECTS_FILE, effect_chains(_chains(song, sounds))),
+        (ARRANGEMENT_FILE, arrangement_map(sheet)),
+        (PRODUCER_NOTES_FILE, producer_notes(sheet)),
+    ):
+        size = write_atomic(inside_session(session_dir, path), text)
+        files.append(
+            ManifestFile(path=path, type="notes", description=_DESCRIPTIONS[path], size_bytes=size)
+        )
+
+    manifest = SessionManifest(
+        session_id=pipeline.session_id,
+        pipeline_id=pipeline.pipeline_id,
+        created_at=pipeline.created_at,
+        prompt=pipeline.raw_prompt,
+        genre=song.genre or ", ".join(pipeline.intent.genre if pipeline.intent else []),
+        key=f"{song.key} {song.mode}",
+        tempo=song.tempo,
+        time_signature=song.time_signature,
+        total_bars=song_bars(song),
+        track_count=len(song.tracks),
+        status=pipeline.status,
+        files=files,
+        stage_timings=stage_timings(pipeline),
+        quality_score_summary=quality_summary(pipeline),
+        muse_version=__version__,
+    )
+    return write_manifest(session_dir, manifest)
+
+
+def session_sheet(
+    pipeline: ComposerPipeline,
+    presets: Sequence[PresetAssignment],
+    files: list[tuple[str, str]],
+) -> SessionSheet:
+    """What the notes say about this session, gathered from the pipeline."""
+    song = pipeline.song_state
+    names = midi_file_names(song.tracks)
+    by_track = {p.track_id: p.preset for p in presets}
+    sheets = []
+    for number, (track, channel) in enumerate(
+        zip(song.tracks, assign_channels(song.tracks), strict=True), start=1
+    ):
+        preset = by_track.get(track.id) or track.preset
+        sheets.append(
+            TrackSheet(
+                track_id=track.id,
+                number=number,
+                name=track.name,
+                role=track.role,
+                channel=channel,
+                midi_file=names[track.id],
+                engine=preset.engine if preset else None,
+                patch=preset.name if preset else None,
+            )
+        )
+    return SessionSheet(
+        title=song.title,
+        prompt=pipeline.raw_prompt,
+        genre=song.genre,
+        key=f"{song.key} {song.mode}",
+        tempo=song.tempo,
+        time_signature=song.time_signature,
+        bars=song_bars(song),
+        tracks=sheets,
+        sections=list(song.arrangement.sections) if song.arrangement else [],
+        chords=[c.symbol for c in song.progression.chords] if song.progression else [],
+        files=files,
+        full_arrangement=f"{MIDI_DIR}/{FULL_ARRANGEMENT}.mid" if song.tracks else None,
+        progression_file=PROGRESSION_FILE if song.progression else None,
+    )
+
+
+def song_bars(song: SongState) -> int:
+    """The song's length in bars: the arrangement's, or up to the last note."""
+    if song.arrangement is not None:
+        return song.arrangement.total_bars
+    end = max((n.end_beat for t in song.tracks for n in t.notes), default=0.0)
+    return math.ceil(end / song.beats_per_bar - 1e-9)
+
+
+def _sounds(pipeline: ComposerPipeline) -> SoundsOutput | None:
+    record = pipeline.stages.get(5)
+    output = record.output if record else None
+    return output if isinstance(output, SoundsOutput) else None
+
+
+def _chains(song: SongState, sounds: SoundsOutput | None) -> list[tuple[str, EffectChain]]:
+    labels = {t.id: f"Track {n}: {t.name} ({t.role})" for n, t in enumerate(song.tracks, start=1)}
+    labels |= {b.id: f"Bus: {b.name}" for b in song.buses}
+    chains = list(sounds.effect_chains) if sounds and sounds.effect_chains else []
+    if not chains:
+        chains = [t.effect_chain for t in song.tracks if t.effect_chain]
+        chains += [b.effect_chain for b in song.buses if b.effect_chain]
+    order = list(labels)
+    chains.sort(key=lambda c: order.index(c.target_id) if c.target_id in labels else len(order))
+    return [(labels.get(c.target_id, c.target_id), c) for c in chains]
+
+
+def _remove_stale_midi(session_dir: Path, written: list[ManifestFile]) -> None:
+    """A track removed since the last write must not leave its old `.mid` behind."""
+    keep = {f.path for f in written}
+    folder = inside_session(session_dir, MIDI_DIR)
+    for path in folder.glob("*.mid") if folder.is_dir() else []:
+        if f"{MIDI_DIR}/{path.name}" not in keep:
+            path.unlink(missing_ok=True)
+
+
+def _entry(session_dir: Path, path: Path) -> ManifestFile:
+    relative = path.relative_to(session_dir).as_posix()
+    return ManifestFile(
+        path=relative,
+        type="state",
+        description=_DESCRIPTIONS[relative],
+        size_bytes=path.stat().st_size,
+    )
+
+
+def _planned(path: str) -> ManifestFile:
+    kind = "manifest" if path == MANIFEST_FILE else "notes"
+    return ManifestFile(path=path, type=kind, description=_DESCRIPTIONS[path], size_bytes=0)
