@@ -45,7 +45,13 @@ from muse_tui.store.producer_notes import (
 )
 from muse_tui.store.progression_file import PROGRESSION_FILE, write_progression
 from muse_tui.store.sessions import inside_session
-from muse_tui.store.smf import FULL_ARRANGEMENT, MIDI_DIR, midi_file_names, write_song_midi
+from muse_tui.store.smf import (
+    FULL_ARRANGEMENT,
+    MIDI_DIR,
+    midi_entries,
+    midi_file_names,
+    write_song_midi,
+)
 
 _DESCRIPTIONS = {
     "state/song-state.json": "The song (tracks, arrangement, chords, history) for muse-studio",
@@ -63,11 +69,14 @@ def write_session(
     pipeline: ComposerPipeline,
     *,
     presets: Sequence[PresetAssignment] | None = None,
+    midi_written: bool = False,
 ) -> SessionManifest:
     """Write state, progression, MIDI and notes into `session_dir`, then the manifest.
 
-    `presets` defaults to what S5 chose. Raises WriteFailed (one sentence) when
-    the disk refuses, leaving the session incomplete but with whole files.
+    `presets` defaults to what S5 chose. `midi_written` says assembly already wrote
+    this song's MIDI files, so they are listed, not written again. Raises
+    WriteFailed (one sentence) when the disk refuses, leaving the session
+    incomplete but with whole files.
     """
     session_dir.mkdir(parents=True, exist_ok=True)
     for leftover in leftover_temp_files(session_dir):  # from an earlier writer that was killed
@@ -80,7 +89,12 @@ def write_session(
     ]
     if song.progression is not None:
         files.append(write_progression(session_dir, song.progression, song.title or None))
-    midi = write_song_midi(session_dir, song) if song.tracks else []
+    if not song.tracks:
+        midi = []
+    elif midi_written:
+        midi = midi_entries(session_dir, song)
+    else:
+        midi = write_song_midi(session_dir, song)
     _remove_stale_midi(session_dir, midi)
     files += midi
 

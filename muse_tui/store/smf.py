@@ -71,19 +71,30 @@ def midi_file_names(tracks: list[Track]) -> dict[str, str]:
 def write_song_midi(session_dir: Path, song: SongState) -> list[ManifestFile]:
     """Arrange the song for playback; write `midi/full-arrangement.mid` and a file per track."""
     arranged = arrange_for_playback(song)
-    files: list[ManifestFile] = []
     full = f"{MIDI_DIR}/{FULL_ARRANGEMENT}.mid"
-    size = write_atomic(inside_session(session_dir, full), midi_bytes(song_to_midifile(arranged)))
-    description = "Every track with tempo, key and section markers, as SMF format 1"
-    files.append(ManifestFile(path=full, type="midi", description=description, size_bytes=size))
+    write_atomic(inside_session(session_dir, full), midi_bytes(song_to_midifile(arranged)))
     names = midi_file_names(arranged.tracks)
     for track in arranged.tracks:
-        name = names[track.id]
         data = midi_bytes(track_to_midifile(arranged, track))
-        size = write_atomic(inside_session(session_dir, name), data)
+        write_atomic(inside_session(session_dir, names[track.id]), data)
+    return midi_entries(session_dir, arranged)
+
+
+def midi_entries(session_dir: Path, song: SongState) -> list[ManifestFile]:
+    """Manifest entries for the MIDI files `write_song_midi` wrote for this song."""
+    full = f"{MIDI_DIR}/{FULL_ARRANGEMENT}.mid"
+    description = "Every track with tempo, key and section markers, as SMF format 1"
+    entries = [_written(session_dir, full, description)]
+    names = midi_file_names(song.tracks)
+    for track in song.tracks:
         description = f"{_text(track.name, track.role)} ({track.role}) alone, to import on its own"
-        files.append(ManifestFile(path=name, type="midi", description=description, size_bytes=size))
-    return files
+        entries.append(_written(session_dir, names[track.id], description))
+    return entries
+
+
+def _written(session_dir: Path, relative: str, description: str) -> ManifestFile:
+    size = inside_session(session_dir, relative).stat().st_size
+    return ManifestFile(path=relative, type="midi", description=description, size_bytes=size)
 
 
 def song_end_tick(song: SongState, ppq: int = PPQ) -> int:
