@@ -1,21 +1,80 @@
-"""The knowledge in `skills/`, loaded and validated into typed, cached tables."""
+"""The knowledge in `skills/`, loaded and validated into typed, cached tables.
 
-from muse_tui.knowledge.loader import BUNDLED_SKILLS, SkillFileError, load_table, skills_root
+Each table module has a cached loader and a `reload()`; `reload_all()` forgets
+every table at once (hot reload after a skill file changes).
+"""
 
-__all__ = ["BUNDLED_SKILLS", "SkillFileError", "load_table", "skills_root"]
-
+from muse_tui.knowledge import arrangement, artists, progressions, rhythm, sound
 from muse_tui.knowledge.arrangement import (
     ArrangementTable,
     ArrangementTemplate,
     SectionTemplate,
     arrangement_table,
 )
-from muse_tui.knowledge.arrangement import reload as reload_arrangement_table
+from muse_tui.knowledge.artists import ArtistEntry, ArtistTable, artist_table
+from muse_tui.knowledge.genres import GenreTable, genre_table
+from muse_tui.knowledge.lexicon import IntentLexicon, intent_lexicon
+from muse_tui.knowledge.loader import BUNDLED_SKILLS, SkillFileError, load_table, skills_root
+from muse_tui.knowledge.progressions import ProgressionTable, progression_table
+from muse_tui.knowledge.rhythm import DrumTable, Groove, RhythmTable, rhythm_table
+from muse_tui.knowledge.sound import (
+    EffectsTable,
+    MoodPalette,
+    SoundCatalog,
+    SoundEntry,
+    effects_table,
+    mood_palette,
+    sound_catalog,
+)
 
-__all__ += [
+#: Per-table reloads, under the names callers already use.
+reload_arrangement_table = arrangement.reload
+reload_intent_knowledge = artists.reload_intent_knowledge
+reload_rhythm_table = rhythm.reload
+reload_sound_tables = sound.reload
+
+
+def reload_all() -> None:
+    """Forget every cached table; the next read loads the files again."""
+    arrangement.reload()
+    artists.reload_intent_knowledge()
+    progressions.reload()
+    rhythm.reload()
+    sound.reload()
+
+
+__all__ = [
+    "BUNDLED_SKILLS",
     "ArrangementTable",
     "ArrangementTemplate",
+    "ArtistEntry",
+    "ArtistTable",
+    "DrumTable",
+    "EffectsTable",
+    "GenreTable",
+    "Groove",
+    "IntentLexicon",
+    "MoodPalette",
+    "ProgressionTable",
+    "RhythmTable",
     "SectionTemplate",
+    "SkillFileError",
+    "SoundCatalog",
+    "SoundEntry",
     "arrangement_table",
+    "artist_table",
+    "effects_table",
+    "genre_table",
+    "intent_lexicon",
+    "load_table",
+    "mood_palette",
+    "progression_table",
+    "reload_all",
     "reload_arrangement_table",
+    "reload_intent_knowledge",
+    "reload_rhythm_table",
+    "reload_sound_tables",
+    "rhythm_table",
+    "skills_root",
+    "sound_catalog",
 ]

@@ -1,0 +1,71 @@
+"""What every critic listens to: a track's notes in song time, the sections, small helpers."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from muse_tui.contracts.song import Section, SongState, Track
+
+#: An axis (or a measure) below this gets a note naming its cause, even when the song passes.
+WEAK_AXIS = 0.7
+#: What a measure scores when the song gives it nothing to judge.
+NEUTRAL = 0.8
+RHYTHM_ROLES = frozenset({"drums", "percussion"})
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One axis: its score and, when something pulled it down, a sentence saying what."""
+
+    score: float
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Part:
+    """A track's notes in song time as (start, end, pitch, velocity), in onset order."""
+
+    track: Track
+    notes: list[tuple[float, float, int, int]]
+
+    @property
+    def label(self) -> str:
+        return self.track.role.replace("_", " ")
+
+
+def part_of(track: Track) -> Part:
+    notes = [
+        (r.start_beat + n.start_beat, r.start_beat + n.end_beat, n.pitch, n.velocity)
+        for r in track.regions
+        for n in r.notes
+    ]
+    notes.sort()
+    return Part(track, notes)
+
+
+def sections_of(song: SongState, parts: Sequence[Part]) -> list[Section]:
+    if song.arrangement is not None:
+        return list(song.arrangement.sections)
+    end = max((n[1] for p in parts for n in p.notes), default=song.beats_per_bar)
+    bars = max(1, math.ceil(end / song.beats_per_bar))
+    return [Section(name="Song", kind="loop", start_bar=0, bars=bars, energy=0.5)]
+
+
+def is_drums(track: Track) -> bool:
+    return track.is_drums or track.role in RHYTHM_ROLES
+
+
+def worst_cause(causes: Sequence[tuple[float, str | None]]) -> str | None:
+    """The sentence of the lowest-scoring measure, if it is weak enough to mention."""
+    score, note = min(causes, key=lambda c: c[0])
+    return note if score < WEAK_AXIS else None
+
+
+def clamp(value: float) -> float:
+    return min(1.0, max(0.0, value))
+
+
+def percent(share: float) -> int:
+    return round(100 * share)

@@ -1,0 +1,295 @@
+"""Filling what the prompt left open from conventions: genre, key, dials, roles, length, moods."""
+
+from __future__ import annotations
+
+import math
+import zlib
+from dataclasses import dataclass
+
+from muse_tui.compose.intent.extract import PromptReading
+from muse_tui.compose.intent.tempo import genre_words
+from muse_tui.contracts.intent import (
+    Ambiguity,
+    CreativityDials,
+    DurationRange,
+    GenreDNAVector,
+    KeyAnalysis,
+)
+from muse_tui.contracts.song import TRACK_ROLES, TrackRole
+from muse_tui.knowledge.artists import ArtistTable
+from muse_tui.knowledge.genres import GenreTable
+from muse_tui.knowledge.lexicon import IntentLexicon
+
+#: A genre written just before another ("jazz house") colours it rather than equals it.
+MODIFIER_WEIGHT = 0.6
+#: A genre that arrives only through a named artist, beside genres named outright.
+INFLUENCE_WEIGHT = 0.5
+_MODE_WORDS = {"harmonic_minor": "harmonic minor"}
+_RHYTHM: frozenset[str] = frozenset({"drums", "percussion"})
+_LOW: frozenset[str] = frozenset({"bass", "sub_bass"})
+
+
+@dataclass
+class GenreChoice:
+    """The genres to blend, how much of each, and whether the prompt named them."""
+
+    weights: dict[str, float]
+    named: list[str]
+    inferred: bool
+    ambiguity: Ambiguity | None = None
+
+
+def choose_genres(
+    reading: PromptReading,
+    artists: ArtistTable,
+    lexicon: IntentLexicon,
+    genres: GenreTable,
+    preferred_genre: str | None = None,
+) -> GenreChoice:
+    """Named genres first (in order), then artists' genres; else a guess from moods and words."""
+    weights: dict[str, float] = {}
+    for index, mention in enumerate(reading.genres):
+        following = reading.genres[index + 1 : index + 2]
+        modifier = bool(following) and reading.compound(mention, following[0])
+        weight = MODIFIER_WEIGHT if modifier and following[0].genre != mention.genre else 1.0
+        weights[mention.genre] = max(weights.get(mention.genre, 0.0), weight)
+    named = list(weights)
+    for name in reading.artists:
+        genre = artists.get(name).genre
+        if not named:
+            weights[genre] = weights.get(genre, 0.0) + 1.0
+        elif genre not in named:
+            weights[genre] = weights.get(genre, 0.0) + INFLUENCE_WEIGHT
+    if weights:
+        return GenreChoice(weights, named, inferred=not named)
+
+    hints = _genre_hints(reading, lexicon, genres)
+    default = preferred_genre if preferred_genre in genres else lexicon.default_genre
+    concrete = reading.is_specific
+    if hints and (concrete or len(hints) == 1):
+        ambiguity = None
+        if len(hints) > 1:
+            ambiguity = Ambiguity(
+                field="genre",
+                reason=f"No genre was named, so I went with {_genre_list(hints[:1], genres)}; "
+                f"{_genre_list(hints[1:4], genres, 'or')} would suit too.",
+                options=hints[:4],
+                default_value=hints[0],
+                severity="optional",
+            )
+        return GenreChoice({hints[0]: 1.0}, [], True, ambiguity)
+    if not hints and concrete:
+        return GenreChoice({default: 1.0}, [], True)
+    options = hints[:4] or list(lexicon.vague_options)
+    ambiguity = Ambiguity(
+        field="genre",
+        reason=f"{_quoted(reading.text)} could go several ways, so pick a genre to start from: "
+        f"{_genre_list(options, genres, 'or')}.",
+        options=options,
+        default_value=options[0],
+        severity="blocking",
+    )
+    return GenreChoice({options[0]: 1.0}, [], True, ambiguity)
+
+
+def _genre_hints(reading: PromptReading, lexicon: IntentLexicon, genres: GenreTable) -> list[str]:
+    """Genres suggested by vague words, moods and instruments, strongest first."""
+    scores: dict[str, float] = {}
+    sources: list[tuple[list[str], float]] = [
+        (lexicon.vague_genre_words[w], 1.5) for w in reading.vague_genre_words
+    ]
+    sources += [(lexicon.tempo_words[w].genre_hints, 1.5) for w in reading.tempo_words]
+    sources += [(lexicon.moods[m].genre_hints, 1.0) for m in reading.moods]
+    sources += [
+        ([hint], 0.8)
+        for i in reading.instruments
+        if (hint := lexicon.instruments[i].genre_hint) is not None
+    ]
+    sources = [(hints, strength) for hints, strength in sources if hints]
+    for order, (hints, strength) in enumerate(sources):
+        for rank, genre in enumerate(hints):
+            score = strength / (order + 1) * (1 - rank * 0.15)
+            scores[genre] = scores.get(genre, 0.0) + score
+    ranked = sorted(scores, key=lambda g: -scores[g])
+    if reading.tempo and reading.tempo.bpms:
+        bpm = reading.tempo.bpms[0]
+        fitting = [
+            g for g in ranked if genres.get(g).tempo_range[0] <= bpm <= genres.get(g).tempo_range[1]
+        ]
+        ranked = fitting or ranked
+    return ranked
+
+
+def choose_key(
+    reading: PromptReading, dna: GenreDNAVector, moods: list[str], lexicon: IntentLexicon
+) -> tuple[KeyAnalysis, bool, bool]:
+    """The key: as asked, from the progression, by mood, or by genre convention.
+
+    Returns the analysis and whether the tonic and the mode were inferred. A
+    guessed tonic is picked from the genre's preferred keys by a checksum of the
+    prompt, so one prompt always gets the same key but prompts don't all share one.
+    """
+    tonic = next((k.tonic for k in reading.keys if k.tonic), None)
+    mode = next((k.mode for k in reading.keys if k.mode), None)
+    tonic_asked, mode_asked = tonic is not None, mode is not None
+    from_chords = _key_of_progression(reading.progression)
+    if from_chords is not None:
+        tonic = tonic or from_chords[0]
+        mode = mode or from_chords[1]
+    mood_mode = _mood_mode(moods, dna, lexicon)
+    if mode is None:
+        mode = mood_mode or dna.preferred_modes[0]
+    if tonic is None:
+        folded = " ".join(reading.text.lower().split())
+        tonic = dna.preferred_keys[zlib.crc32(folded.encode("utf-8")) % len(dna.preferred_keys)]
+    named = f"{tonic} {_MODE_WORDS.get(mode, mode)}"
+    if tonic_asked and mode_asked:
+        source, confidence, why = "explicit", 1.0, f"You asked for {named}."
+    elif tonic_asked:
+        source, confidence = "explicit", 0.8
+        why = f"You asked for {tonic}; {_MODE_WORDS.get(mode, mode)} suits {genre_words(dna)}."
+    elif from_chords and from_chords[0]:
+        source, confidence = "explicit", 0.75
+        why = f"{named} is where your progression starts."
+    elif from_chords:
+        source, confidence = "genre_convention", 0.6
+        why = f"{named}: your numerals start on a {_MODE_WORDS.get(mode, mode)} chord."
+    elif not mode_asked and mood_mode is not None and mode == mood_mode:
+        source, confidence = "mood_mapping", 0.6
+        why = f"{named}: the mood asks for {_MODE_WORDS.get(mode, mode)}."
+    else:
+        source, confidence = "genre_convention", 0.5
+        why = f"{named} is a common key for {genre_words(dna)}."
+    analysis = KeyAnalysis(
+        root=tonic, mode=mode, source=source, confidence=confidence, reasoning=why
+    )
+    return analysis, not tonic_asked, not mode_asked
+
+
+def _mood_mode(moods: list[str], dna: GenreDNAVector, lexicon: IntentLexicon) -> str | None:
+    """The mode most moods lean to; modal leans only where the genre uses that mode."""
+    votes: dict[str, int] = {}
+    for mood in moods:
+        lean = lexicon.moods[mood].mode if mood in lexicon.moods else None
+        if lean and (lean in ("major", "minor") or lean in dna.preferred_modes):
+            votes[lean] = votes.get(lean, 0) + 1
+    return max(votes, key=lambda m: votes[m]) if votes else None
+
+
+def _key_of_progression(progression: list[str]) -> tuple[str | None, str] | None:
+    """Chord names give a tonic and mode ("Cm Ab Eb Bb": C minor); numerals only a mode."""
+    if not progression:
+        return None
+    first = progression[0].split("/")[0]
+    if first[0] not in "ABCDEFG":
+        numeral = first.lstrip("b#")
+        return None, "major" if numeral[:1].isupper() else "minor"
+    tonic = first[:2] if first[1:2] in ("#", "b") else first[:1]
+    quality = first[len(tonic) :]
+    minor = quality.startswith("m") and not quality.startswith("maj")
+    return tonic, "minor" if minor else "major"
+
+
+def creativity_dials(
+    dna: GenreDNAVector, reading: PromptReading, lexicon: IntentLexicon
+) -> CreativityDials:
+    """The genre's dials moved by moods ("dark" +0.1 harmonic), requests and constraints."""
+    harmonic, rhythmic = dna.creativity.harmonic, dna.creativity.rhythmic
+    nudges = [lexicon.moods[m] for m in reading.moods]
+    nudges += [lexicon.dial_phrases[d] for d in reading.dial_requests]
+    nudges += [lexicon.constraints[c] for c in reading.constraints]
+    for nudge in nudges:
+        harmonic += nudge.harmonic
+        rhythmic += nudge.rhythmic
+    return CreativityDials(harmonic=_dial(harmonic), rhythmic=_dial(rhythmic))
+
+
+def _dial(value: float) -> float:
+    return round(min(max(value, 0.0), 1.0), 3)
+
+
+def track_roles(
+    reading: PromptReading, dna: GenreDNAVector, lexicon: IntentLexicon
+) -> tuple[list[TrackRole], list[str], bool]:
+    """Roles from the instruments asked for (piano→chords, 808→sub bass), else the genre's.
+
+    Returns the roles, the instrument requests, and whether the roles were inferred.
+    """
+    rules = [lexicon.constraints[c] for c in reading.constraints]
+    requests = list(reading.instruments)
+    for rule in rules:
+        requests += [i for i in rule.adds_instruments if i not in requests]
+    named: list[TrackRole] = []
+    for request in requests:
+        role = lexicon.instruments[request].role
+        if role not in named:
+            named.append(role)
+    roles = _fill_band(named, dna.roles) if named else list(dna.roles)
+    if any(rule.only_requested for rule in rules):
+        roles = list(named)
+    if any(rule.drum_voices for rule in rules) and "drums" not in roles:
+        roles.append("drums")
+    removed = {role for rule in rules for role in rule.removes_roles}
+    kept = [r for r in TRACK_ROLES if r in roles and r not in removed]
+    return kept, requests, not named
+
+
+def _fill_band(named: list[TrackRole], genre_roles: list[TrackRole]) -> list[TrackRole]:
+    """Named instruments plus the genre's drums and bass where none were named.
+
+    Naming any melodic instrument (piano, pad, lead…) decides the whole melodic
+    layer; naming only drums or bass keeps the genre's chords and lead.
+    """
+    roles = list(named)
+    for group in _RHYTHM, _LOW:
+        if not set(named) & group:
+            roles += [r for r in genre_roles if r in group and r not in roles]
+    if "drums" in genre_roles and "drums" not in roles:
+        roles.append("drums")  # congas or shakers add to the kit, they don't replace it
+    if not set(named) - _RHYTHM - _LOW:
+        roles += [r for r in genre_roles if r not in _RHYTHM | _LOW and r not in roles]
+    return roles
+
+
+def song_length(
+    reading: PromptReading, bpm: float, loop: bool, lexicon: IntentLexicon
+) -> tuple[DurationRange, bool]:
+    """Bars from "32 bars" or "2 minutes" at `bpm`; else a loop's or a song's usual length."""
+    asked = reading.length
+    if asked is not None and asked.unit == "bars":
+        return DurationRange(min=max(1, int(asked.low)), max=max(1, int(asked.high))), False
+    if asked is not None:
+        low = max(4, 4 * math.floor(asked.low * bpm / 4 / 4))
+        high = max(low, 4 * math.ceil(asked.high * bpm / 4 / 4))
+        return DurationRange(min=low, max=high), False
+    if loop:
+        low, high = lexicon.loop_bars
+        return DurationRange(min=low, max=high), True
+    short, long = lexicon.song_minutes
+    low = max(8, 8 * round(short * bpm / 4 / 8))
+    return DurationRange(min=low, max=max(low, 8 * round(long * bpm / 4 / 8))), True
+
+
+def song_moods(
+    reading: PromptReading, artists: ArtistTable, primary: str, lexicon: IntentLexicon
+) -> tuple[list[str], bool]:
+    """The moods asked for; else the named artists' moods; else the genre's usual ones."""
+    if reading.moods:
+        return list(reading.moods), False
+    moods: list[str] = []
+    for name in reading.artists:
+        moods += [m for m in artists.get(name).moods[:1] if m not in moods]
+    return (moods or list(lexicon.genre_moods.get(primary, []))), True
+
+
+def _genre_list(ids: list[str], genres: GenreTable, joiner: str = "and") -> str:
+    names = [genre_words(genres.get(g)) for g in ids]
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} {joiner} {names[-1]}"
+
+
+def _quoted(text: str, limit: int = 60) -> str:
+    if not text.strip():
+        return "An empty prompt"
+    return f"“{text if len(text) <= limit else text[: limit - 1].rstrip() + '…'}”"

@@ -1,0 +1,222 @@
+"""Read a prompt into what it literally says: genres, artists, moods, tempo, key, requests.
+
+Nothing is guessed here; `enrich` fills the gaps. Readings that claim more of
+the prompt win ("future bass" over the artist Future, "Beach House" over house),
+and numbers, rules and progressions are read before words so "drop at bar 32"
+is never a tempo and "Cm Ab Eb Bb" never a key.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from muse_tui.compose.intent.keys import KeyRequest, read_keys
+from muse_tui.compose.intent.numbers import (
+    LengthRequest,
+    TempoRequest,
+    read_bare_tempo,
+    read_length,
+    read_progression,
+    read_tempo,
+)
+from muse_tui.compose.intent.text import Match, PromptText
+from muse_tui.knowledge.artists import ArtistTable
+from muse_tui.knowledge.lexicon import PHRASE_PRIORITY, IntentLexicon
+
+_RULE_PRIORITY = {"constraint": 0, "structure": 1, "dial": 2}
+_NAME_TOKEN = re.compile(r"[A-Z][\w$'&.\-]*[\w$]|[A-Z]{2,}")
+_NAME_JOINERS = {"of", "the", "de", "van", "von", "del", "da", "la", "le", "&"}
+_PUNCTUATION = ',!?;:()".'
+_SENTENCE_BREAK = re.compile(r"[.!?;:\n]\s*$")
+
+
+@dataclass(frozen=True)
+class GenreMention:
+    """A genre named in the prompt, directly, as a sub-genre, or by an instrument."""
+
+    genre: str
+    start: int
+    end: int
+
+
+@dataclass
+class PromptReading:
+    """Everything the prompt says outright, in the order it says it."""
+
+    genres: list[GenreMention] = field(default_factory=list)
+    sub_genres: list[str] = field(default_factory=list)
+    artists: list[str] = field(default_factory=list)
+    unknown_names: list[str] = field(default_factory=list)
+    moods: list[str] = field(default_factory=list)
+    tempo_words: list[str] = field(default_factory=list)
+    instruments: list[str] = field(default_factory=list)
+    vague_genre_words: list[str] = field(default_factory=list)
+    has_song_word: bool = False
+    dial_requests: list[str] = field(default_factory=list)
+    constraints: list[str] = field(default_factory=list)
+    structure: list[tuple[str, str]] = field(default_factory=list)  # (hint as written, rule)
+    tempo: TempoRequest | None = None
+    length: LengthRequest | None = None
+    keys: list[KeyRequest] = field(default_factory=list)
+    progression: list[str] = field(default_factory=list)
+    text: str = ""
+
+    @property
+    def is_specific(self) -> bool:
+        """It asks for something concrete (a beat, a tempo, a key, an instrument…).
+
+        A specific prompt without a genre gets a best guess rather than a question.
+        """
+        asked = (self.has_song_word, self.tempo, self.keys, self.instruments, self.progression)
+        shaped = (self.length, self.structure, self.constraints, self.dial_requests)
+        return any(asked) or any(shaped) or bool(self.unknown_names)
+
+    def compound(self, first: GenreMention, second: GenreMention) -> bool:
+        """Two genres written as one name ("jazz house"): the first colours the second."""
+        between = self.text[first.end : second.start]
+        return second.start >= first.end and re.fullmatch(r"[\s-]*", between) is not None
+
+
+def read_prompt(prompt: str, lexicon: IntentLexicon, artists: ArtistTable) -> PromptReading:
+    """What `prompt` names outright."""
+    text = PromptText.of(prompt)
+    reading = PromptReading(text=text.text)
+    reading.progression = read_progression(text)
+    reading.tempo = read_tempo(text)
+    reading.length = read_length(text)
+    _read_rules(text, lexicon, reading)
+    if reading.tempo is None:
+        reading.tempo = read_bare_tempo(text)
+    _read_words(text, lexicon, artists, reading)
+    reading.keys = read_keys(text, lexicon.modes)
+    reading.unknown_names = _unknown_names(text, lexicon)
+    return reading
+
+
+def _read_rules(text: PromptText, lexicon: IntentLexicon, reading: PromptReading) -> None:
+    tables = (
+        ("constraint", lexicon.constraints),
+        ("structure", lexicon.structure_hints),
+        ("dial", lexicon.dial_phrases),
+    )
+    candidates = [
+        Match(found.start(), found.end(), kind, name, found.groups())
+        for kind, table in tables
+        for name, rule in table.items()
+        for pattern in rule.compiled
+        for found in text.free_matches(pattern)
+    ]
+    for match in text.claim_longest(candidates, _RULE_PRIORITY):
+        if match.kind == "constraint":
+            _add(reading.constraints, match.key)
+        elif match.kind == "dial":
+            _add(reading.dial_requests, match.key)
+        else:
+            number = next((g for g in match.groups if g), "")
+            hint = match.key.replace("{n}", str(int(number))) if "{n}" in match.key else match.key
+            if all(hint != written for written, _ in reading.structure):
+                reading.structure.append((hint, match.key))
+
+
+def _read_words(
+    text: PromptText, lexicon: IntentLexicon, artists: ArtistTable, reading: PromptReading
+) -> None:
+    candidates = [
+        Match(found.start(), found.end(), phrase.kind, phrase.key)
+        for phrase in (*artists.phrases, *lexicon.phrases)
+        for found in text.free_matches(phrase.pattern)
+    ]
+    for match in text.claim_longest(candidates, PHRASE_PRIORITY):
+        key = match.key
+        if match.kind == "genre":
+            reading.genres.append(GenreMention(key, match.start, match.end))
+        elif match.kind == "sub_genre":
+            _add(reading.sub_genres, key)
+            genre = lexicon.sub_genres[key].genre
+            reading.genres.append(GenreMention(genre, match.start, match.end))
+        elif match.kind == "artist":
+            _add(reading.artists, key)
+        elif match.kind == "mood":
+            _add(reading.moods, key)
+        elif match.kind == "tempo_word":
+            _add(reading.tempo_words, key)
+        elif match.kind == "instrument":
+            _add(reading.instruments, key)
+            implied = lexicon.instruments[key].implies_genre
+            if implied:
+                reading.genres.append(GenreMention(implied, match.start, match.end))
+        elif match.kind == "vague_genre":
+            _add(reading.vague_genre_words, key)
+        elif match.kind == "song_word":
+            reading.has_song_word = True
+
+
+def _unknown_names(text: PromptText, lexicon: IntentLexicon) -> list[str]:
+    """Capitalised names the tables don't know ("in the style of Zorblax").
+
+    A name at the start of a sentence, or anywhere in a Title Case prompt, only
+    counts next to an influence cue ("meets", "type beat", "like").
+    """
+    free = text.free_text()
+    not_names = {w.lower() for w in lexicon.not_names}
+    words = re.findall(r"[A-Za-z][\w']*", text.text)
+    title_case = len(words) >= 3 and sum(w[0].isupper() for w in words) >= 0.7 * len(words)
+    names: list[str] = []
+    for start, end in _name_runs(free, not_names):
+        name = re.sub(r"'s$", "", free[start:end]).strip(".-'")
+        at_sentence_start = start == 0 or bool(_SENTENCE_BREAK.search(text.text[:start]))
+        cued = _next_to_cue(text.text, start, end, lexicon.influence_cues)
+        if name and (cued or not (at_sentence_start or title_case)):
+            _add(names, name)
+    return names
+
+
+def _name_runs(free: str, not_names: set[str]) -> list[tuple[int, int]]:
+    runs: list[tuple[int, int]] = []
+    run: list[tuple[int, int, bool]] = []  # (start, end, is a joiner like "of")
+
+    def close() -> None:
+        while run and run[-1][2]:
+            run.pop()
+        if run:
+            runs.append((run[0][0], run[-1][1]))
+        run.clear()
+
+    for token in re.finditer(r"\S+", free):
+        raw = token.group()
+        word = raw.strip(_PUNCTUATION)
+        lead = len(raw) - len(raw.lstrip(_PUNCTUATION))
+        span = (token.start() + lead, token.start() + lead + len(word))
+        if run and free[run[-1][1] : token.start()] != " ":
+            close()
+        if _NAME_TOKEN.fullmatch(word) and word.lower() not in not_names:
+            run.append((*span, False))
+        elif run and word.lower() in _NAME_JOINERS:
+            run.append((*span, True))
+        else:
+            close()
+        if word != raw:  # punctuation around a word ends the name
+            close()
+    close()
+    return runs
+
+
+def _next_to_cue(text: str, start: int, end: int, cues: list[str]) -> bool:
+    before = text[:start].lower().rstrip(" ,")
+    after = text[end:].lower().lstrip(" ,")
+    after = re.sub(r"^'s\b\s*", "", after)
+    for cue in cues:
+        cue = cue.lower()
+        if re.search(rf"(?<!\w){re.escape(cue)}$", before):
+            return True
+        if cue.startswith("-") and text[end:].lower().startswith(cue):
+            return True
+        if re.match(rf"{re.escape(cue)}(?!\w)", after):
+            return True
+    return False
+
+
+def _add(items: list[str], item: str) -> None:
+    if item not in items:
+        items.append(item)

@@ -1,0 +1,71 @@
+"""The prompt being read: each phrase understood claims its words, so nothing is read twice."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from muse_tui.knowledge.lexicon import fold
+
+
+@dataclass
+class Match:
+    """A piece of the prompt and what it was read as."""
+
+    start: int
+    end: int
+    kind: str
+    key: str
+    groups: tuple[str | None, ...] = ()
+
+    @property
+    def length(self) -> int:
+        return self.end - self.start
+
+
+@dataclass
+class PromptText:
+    """The folded prompt (accents off, single spaces) and the spans already understood."""
+
+    text: str
+    claimed: list[tuple[int, int]] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, prompt: str) -> PromptText:
+        return cls(" ".join(fold(prompt).split()))
+
+    def is_free(self, start: int, end: int) -> bool:
+        return all(end <= s or start >= e for s, e in self.claimed)
+
+    def claim(self, start: int, end: int) -> None:
+        self.claimed.append((start, end))
+
+    def free_matches(self, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+        """Matches of `pattern` that touch no claimed words."""
+        for found in pattern.finditer(self.text):
+            if found.end() > found.start() and self.is_free(found.start(), found.end()):
+                yield found
+
+    def claim_longest(self, candidates: Iterable[Match], priority: dict[str, int]) -> list[Match]:
+        """Keep the longest readings that don't overlap (ties: `priority`, then earliest).
+
+        Returned in the order they appear in the prompt.
+        """
+        ranked = sorted(
+            (c for c in candidates if self.is_free(c.start, c.end)),
+            key=lambda c: (-c.length, priority.get(c.kind, 99), c.start),
+        )
+        kept: list[Match] = []
+        for candidate in ranked:
+            if self.is_free(candidate.start, candidate.end):
+                self.claim(candidate.start, candidate.end)
+                kept.append(candidate)
+        return sorted(kept, key=lambda c: c.start)
+
+    def free_text(self) -> str:
+        """The prompt with claimed spans blanked out (positions unchanged)."""
+        chars = list(self.text)
+        for start, end in self.claimed:
+            chars[start:end] = " " * (end - start)
+        return "".join(chars)

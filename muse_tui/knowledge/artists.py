@@ -1,0 +1,121 @@
+"""Artists a producer may name, from `skills/harmony/artist-genre-map.json`, validated and cached.
+
+Names match case-insensitively and without accents, except names that are
+also everyday words ("Future", "Queen"), marked `caseSensitive`: those match
+only as written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from muse_tui.contracts.base import Contract
+from muse_tui.knowledge import genres, lexicon
+from muse_tui.knowledge.genres import genre_table
+from muse_tui.knowledge.lexicon import Phrase, fold, intent_lexicon, phrase_pattern
+from muse_tui.knowledge.loader import SkillFileError, load_table, skills_root
+
+ARTIST_FILE = "harmony/artist-genre-map.json"
+
+ArtistCategory = Literal[
+    "hip_hop", "rnb", "electronic", "jazz", "pop", "rock", "latin_afro", "soundtrack"
+]
+ARTIST_CATEGORIES: tuple[str, ...] = ArtistCategory.__args__  # type: ignore[attr-defined]
+
+
+class ArtistEntry(Contract):
+    """What naming an artist brings: a genre, a tempo range, traits and moods."""
+
+    genre: str
+    category: ArtistCategory
+    tempo: tuple[float, float]
+    traits: list[str] = Field(min_length=1)
+    moods: list[str] = Field(default_factory=list)
+    aliases: list[str] = Field(default_factory=list)
+    sub_genre: str | None = None
+    case_sensitive: bool = False
+
+    @model_validator(mode="after")
+    def _tempo_ascending(self) -> ArtistEntry:
+        low, high = self.tempo
+        if not 20 <= low <= high <= 300:
+            raise ValueError(f"tempo {list(self.tempo)} must be ascending within 20–300 BPM")
+        return self
+
+
+class _ArtistFile(Contract):
+    about: str = ""
+    version: int = 1
+    artists: dict[str, ArtistEntry] = Field(min_length=1)
+
+
+@dataclass(frozen=True)
+class ArtistTable:
+    """Every known artist by name, and the phrases that name them."""
+
+    path: Path
+    artists: dict[str, ArtistEntry]
+    phrases: tuple[Phrase, ...]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.artists
+
+    def get(self, name: str) -> ArtistEntry:
+        return self.artists[name]
+
+
+def artist_table(root: Path | None = None) -> ArtistTable:
+    """The artist map under `root` (default: the skills folder), validated and cached."""
+    return _load(root or skills_root())
+
+
+@cache
+def _load(root: Path) -> ArtistTable:
+    known_genres = genre_table(root)
+    words = intent_lexicon(root)
+    path = root / ARTIST_FILE
+    raw = load_table(ARTIST_FILE, _ArtistFile, root=root)
+    seen: dict[str, str] = {}
+    phrases: list[Phrase] = []
+    for name, entry in raw.artists.items():
+        where = f"artists.{name}"
+        if entry.genre not in known_genres:
+            raise SkillFileError(
+                path, f"{where}.genre: {entry.genre!r} is not a genre in genre-dna.json"
+            )
+        for mood in entry.moods:
+            if mood not in words.moods:
+                raise SkillFileError(
+                    path, f"{where}.moods: {mood!r} is not a mood in intent-lexicon.json"
+                )
+        if entry.sub_genre is not None and entry.sub_genre not in words.sub_genres:
+            raise SkillFileError(
+                path, f"{where}.subGenre: {entry.sub_genre!r} is not in intent-lexicon.json"
+            )
+        for spelling in [name, *entry.aliases]:
+            folded = " ".join(fold(spelling).lower().split())
+            if folded in seen and seen[folded] != name:
+                raise SkillFileError(
+                    path, f"{where}.aliases: {spelling!r} already names {seen[folded]!r}"
+                )
+            seen[folded] = name
+            pattern = phrase_pattern(spelling, case_sensitive=entry.case_sensitive)
+            phrases.append(Phrase("artist", name, pattern))
+    return ArtistTable(path=path, artists=dict(raw.artists), phrases=tuple(phrases))
+
+
+def reload() -> None:
+    """Forget the cached artist map so the next call reads the file again."""
+    _load.cache_clear()
+
+
+def reload_intent_knowledge() -> None:
+    """Forget genre DNA, the lexicon and the artists at once: each is checked against the others."""
+    genres.reload()
+    lexicon.reload()
+    reload()

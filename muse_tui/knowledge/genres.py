@@ -1,0 +1,99 @@
+"""Genre DNA from `skills/harmony/genre-dna.json`: one `GenreDNAVector` per genre id, cached.
+
+In the file a genre's id is its key, so entries leave out `genre`; the loader
+fills it in and checks what pydantic cannot: ids, modes and key names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+
+from muse_tui.contracts.base import Contract
+from muse_tui.contracts.intent import GenreDNAVector
+from muse_tui.knowledge.loader import SkillFileError, load_table, skills_root
+
+GENRE_FILE = "harmony/genre-dna.json"
+
+Mode = Literal["major", "minor", "dorian", "mixolydian", "phrygian", "lydian", "harmonic_minor"]
+MODES: tuple[str, ...] = Mode.__args__  # type: ignore[attr-defined]
+
+_GENRE_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+_TONIC = re.compile(r"^[A-G][#b]?$")
+
+
+class GenreEntry(GenreDNAVector):
+    """A genre as written in the file: the id is the key, so `genre` may be left out."""
+
+    genre: str = ""
+
+
+class _GenreFile(Contract):
+    about: str = ""
+    version: int = 1
+    genres: dict[str, GenreEntry] = Field(min_length=1)
+
+
+@dataclass(frozen=True)
+class GenreTable:
+    """Every genre's DNA by id, in the file's order."""
+
+    path: Path
+    genres: Mapping[str, GenreDNAVector]
+
+    def __contains__(self, genre_id: object) -> bool:
+        return genre_id in self.genres
+
+    def get(self, genre_id: str) -> GenreDNAVector:
+        """The DNA of `genre_id`; a `KeyError` names the genre when there is none."""
+        try:
+            return self.genres[genre_id]
+        except KeyError:
+            raise KeyError(f"no genre called {genre_id!r} in {GENRE_FILE}") from None
+
+
+def genre_table(root: Path | None = None) -> GenreTable:
+    """The genre DNA under `root` (default: the skills folder), validated and cached."""
+    return _load(root or skills_root())
+
+
+@cache
+def _load(root: Path) -> GenreTable:
+    raw = load_table(GENRE_FILE, _GenreFile, root=root)
+    path = root / GENRE_FILE
+    genres: dict[str, GenreDNAVector] = {}
+    for genre_id, entry in raw.genres.items():
+        where = f"genres.{genre_id}"
+        if not _GENRE_ID.match(genre_id):
+            raise SkillFileError(path, f"{where}: a genre id must be snake_case like 'deep_house'")
+        if entry.genre not in ("", genre_id):
+            raise SkillFileError(path, f"{where}.genre: must be {genre_id!r} (the key) or left out")
+        for mode in entry.preferred_modes:
+            if mode not in MODES:
+                raise SkillFileError(
+                    path, f"{where}.preferredModes: {mode!r} is not one of {', '.join(MODES)}"
+                )
+        for key in entry.preferred_keys:
+            if not _TONIC.match(key):
+                raise SkillFileError(
+                    path, f"{where}.preferredKeys: {key!r} is not a tonic like 'A', 'C#' or 'Eb'"
+                )
+        low, high = entry.progression_length
+        if not 1 <= low <= high:
+            raise SkillFileError(path, f"{where}.progressionLength: must be ascending, from 1")
+        if entry.blend:
+            raise SkillFileError(path, f"{where}.blend: only blends made in code have a blend")
+        fields = entry.model_dump(exclude={"genre"})
+        genres[genre_id] = GenreDNAVector.model_validate({**fields, "genre": genre_id})
+    return GenreTable(path=path, genres=genres)
+
+
+def reload() -> None:
+    """Forget the cached genre DNA so the next call reads the file again."""
+    _load.cache_clear()
