@@ -1,0 +1,178 @@
+"""Humanising: swing, groove templates, timing and velocity spread, baked into the notes.
+
+Parts are written on a straight 16th grid as `Draft`s; `humanize` turns them
+into contract `Note`s the way an MPC would play them back: swing moves the
+off-beat 8ths or 16ths, the groove template nudges each 16th step and scales
+its velocity, some voices sit behind or ahead of the beat, and a little random
+spread does the rest. `tidy` then guarantees what a MIDI file needs.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from muse_tui.contracts import HumanizationConfig, Note
+from muse_tui.knowledge.rhythm import Groove, SwingUnit
+
+TICKS_PER_BEAT = 960
+_SHORTEST = 1 / 64  # beats; anything shorter is dropped rather than written
+
+
+@dataclass
+class Draft:
+    """A note before humanising: straight-grid timing, velocity as a float before accents.
+
+    `locked` notes were placed off the grid on purpose (hat rolls, strums): no
+    swing, groove or random timing moves them.
+    """
+
+    pitch: int
+    velocity: float
+    start: float
+    duration: float
+    voice: str = ""
+    locked: bool = False
+
+    @property
+    def end(self) -> float:
+        return self.start + self.duration
+
+
+@dataclass(frozen=True)
+class Feel:
+    """How one part is humanised: the groove template, swing and random spreads."""
+
+    groove_name: str
+    groove: Groove
+    swing: float
+    swing_unit: SwingUnit
+    tempo: float
+    timing_ms: float
+    velocity_range: int
+
+    def scaled(self, timing: float = 1.0, velocity: float = 1.0) -> Feel:
+        """The same feel with its random spreads scaled (a tight bass, a loose shaker)."""
+        return Feel(
+            self.groove_name,
+            self.groove,
+            self.swing,
+            self.swing_unit,
+            self.tempo,
+            self.timing_ms * timing,
+            round(self.velocity_range * velocity),
+        )
+
+    @property
+    def config(self) -> HumanizationConfig:
+        return HumanizationConfig(
+            timing_ms=self.timing_ms, velocity_range=self.velocity_range, swing=self.swing
+        )
+
+    def ms_to_beats(self, ms: float) -> float:
+        return ms / 1000 * self.tempo / 60
+
+
+def _pair(unit: SwingUnit) -> float:
+    return 1.0 if unit == "8th" else 0.5
+
+
+def swing_position(beat: float, swing: float, unit: SwingUnit) -> float:
+    """Where a straight-grid position lands under MPC swing (50 straight, 66 triplet).
+
+    The second 8th (or 16th) of each pair moves to `swing`% of the pair; the
+    positions between stretch with it, so note ends move consistently too.
+    """
+    pair = _pair(unit)
+    origin = (beat // pair) * pair
+    inside = beat - origin
+    split = pair * swing / 100
+    half = pair / 2
+    if inside <= half:
+        return origin + inside * split / half
+    return origin + split + (inside - half) * (pair - split) / half
+
+
+def unswing_position(beat: float, swing: float, unit: SwingUnit) -> float:
+    """The straight-grid position a swung position came from (reading a kick back onto the grid)."""
+    pair = _pair(unit)
+    origin = (beat // pair) * pair
+    inside = beat - origin
+    split = pair * swing / 100
+    half = pair / 2
+    if inside <= split:
+        return origin + inside * half / split
+    return origin + half + (inside - split) * half / (pair - split)
+
+
+def _on_grid_step(beat: float) -> int | None:
+    step = round(beat * 4)
+    return step if abs(beat * 4 - step) < 1e-6 else None
+
+
+def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: int) -> list[Note]:
+    """Notes as played with `feel`, one per draft, in the drafts' order (none dropped yet)."""
+    sigma = feel.ms_to_beats(feel.timing_ms) / 2
+    notes: list[Note] = []
+    for draft in drafts:
+        start, end = draft.start, draft.end
+        accent = 1.0
+        if not draft.locked:
+            step = _on_grid_step(start)
+            shift = feel.ms_to_beats(feel.groove.voice_offsets_ms.get(draft.voice, 0.0))
+            if step is not None:
+                shift += feel.groove.timing[step % 16] * 0.25
+                accent = feel.groove.accents[step % 16]
+            if sigma > 0:
+                shift += max(-2 * sigma, min(2 * sigma, rng.gauss(0, sigma)))
+            start = swing_position(start, feel.swing, feel.swing_unit) + shift
+            end = swing_position(end, feel.swing, feel.swing_unit) + shift
+        spread = feel.velocity_range
+        velocity = draft.velocity * accent + (rng.uniform(-spread, spread) if spread else 0.0)
+        start = max(0.0, start)
+        notes.append(
+            Note(
+                pitch=draft.pitch,
+                velocity=max(1, min(127, round(velocity))),
+                start_beat=_tick(start),
+                duration_beats=max(_tick(end - start), 1 / TICKS_PER_BEAT),
+                channel=channel,
+            )
+        )
+    return notes
+
+
+def tidy(notes: Iterable[Note], length: float) -> list[Note]:
+    """Notes fit for a MIDI file: inside the region, no same-pitch overlaps, none too short.
+
+    Two notes of one pitch starting together become the louder one; a note is
+    cut where the next note of its pitch starts.
+    """
+    by_pitch: dict[int, list[Note]] = {}
+    for note in notes:
+        if note.start_beat < length - _SHORTEST:
+            end = min(note.end_beat, length)
+            by_pitch.setdefault(note.pitch, []).append(
+                note.model_copy(update={"duration_beats": _tick(end - note.start_beat)})
+            )
+    kept: list[Note] = []
+    for same in by_pitch.values():
+        same.sort(key=lambda n: (n.start_beat, -n.velocity))
+        previous: Note | None = None
+        for note in same:
+            if previous is not None and note.start_beat - previous.start_beat < _SHORTEST:
+                continue  # a double hit: the louder (sorted first) stays
+            if previous is not None and previous.end_beat > note.start_beat:
+                kept[-1] = previous.model_copy(
+                    update={"duration_beats": _tick(note.start_beat - previous.start_beat)}
+                )
+            kept.append(note)
+            previous = note
+    final = [n for n in kept if n.duration_beats >= _SHORTEST]
+    final.sort(key=lambda n: (n.start_beat, n.pitch))
+    return final
+
+
+def _tick(beats: float) -> float:
+    return round(beats * TICKS_PER_BEAT) / TICKS_PER_BEAT

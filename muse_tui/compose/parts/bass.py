@@ -1,0 +1,256 @@
+"""Bass lines: root/fifth, octaves, walking, kick-locked syncopation and 808 subs that glide.
+
+Kick-locked styles (syncopated, 808) read the kick of the drum part of the same
+section back onto the grid and play on it, adding a note where a chord changes
+without a kick. 808 glides are pitch bends ramping into the next note, reset at
+it, with the bend range set to an octave (RPN 0) at the start of every region.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from muse_tui.contracts import ControlChange, Note, PitchBend, Region
+from muse_tui.theory.drums import KICK, KICK_ACOUSTIC
+
+from ..humanize import Draft, unswing_position
+from .context import PartContext, PartDraft
+from .grid import STEP, pick_per_phrase, read_hits
+from .harmony import SoundingChord, nearest_pitch
+
+KICK_LOCKED = frozenset({"syncopated", "sub_808"})
+GLIDE_RANGE = 12  # semitones of pitch bend the RPN sets up
+_SUB_FAMILIES = frozenset({"trap", "half_time", "dnb", "dembow"})
+_GATES = {"root_fifth": 0.9, "octave": 0.7, "walking": 0.92, "sustained": 0.97, "sub_808": 1.0}
+
+
+@dataclass(frozen=True)
+class _Event:
+    start: float
+    length: float
+    letter: str
+
+
+def bass_style_for(ctx: PartContext) -> str:
+    """The style this track plays: a sub-bass track is an 808 in 808 genres, else a held sub."""
+    style = ctx.style.bass_style
+    if ctx.track.role == "sub_bass":
+        subby = style == "sub_808" or ctx.style.family in _SUB_FAMILIES
+        return "sub_808" if subby else "sustained"
+    return "sustained" if style == "none" else style
+
+
+def write_bass(ctx: PartContext, rng: random.Random, kick_source: Region | None) -> PartDraft:
+    """The bass part of one section (`kick_source`: the drums of the same section, if any)."""
+    style = bass_style_for(ctx)
+    onsets = kick_onsets(ctx, kick_source) if style in KICK_LOCKED else []
+    if onsets:
+        events = _locked_events(ctx, style, onsets, rng)
+    else:
+        patterns = getattr(ctx.table.bass[style], ctx.density)  # type: ignore[index]
+        grids = pick_per_phrase(patterns, ctx.bars, rng)
+        events = [_Event(h.start, h.length, h.letter) for h in read_hits(grids, ctx.bar_steps, "R")]
+    pitches = _pitches(ctx, events, rng)
+    notes = [
+        Draft(pitch, _velocity(ctx, e), e.start, _duration(ctx, style, e), "bass")
+        for e, pitch in zip(events, pitches, strict=True)
+    ]
+    tight = 0.5 if style in KICK_LOCKED else 0.8
+    draft = PartDraft(notes=notes, feel=ctx.feel.scaled(timing=tight, velocity=0.6))
+    if style == "sub_808":
+        draft.control_changes = _bend_range(ctx.track.channel)
+        glides = _glides(ctx, events, pitches, rng)
+        draft.finish = lambda played: _glide_bends(played, glides, ctx.track.channel)
+    return draft
+
+
+def kick_onsets(ctx: PartContext, kick_source: Region | None) -> list[float]:
+    """The kicks of the drum region, read back onto the 16th grid (swing and push undone)."""
+    if kick_source is None:
+        return []
+    feel = ctx.feel
+    onsets = {
+        round(unswing_position(n.start_beat, feel.swing, feel.swing_unit) / STEP) * STEP
+        for n in kick_source.notes
+        if n.pitch in (KICK, KICK_ACOUSTIC)
+    }
+    return sorted(o for o in onsets if 0 <= o < ctx.length)
+
+
+def _locked_events(
+    ctx: PartContext, style: str, onsets: list[float], rng: random.Random
+) -> list[_Event]:
+    """Notes on the kicks, plus one wherever a chord changes on a beat with no kick near it.
+
+    Quiet sections keep only the kicks on beats 1 and 3: four-on-the-floor kicks
+    would otherwise make an intro bass as busy as the chorus.
+    """
+    if ctx.density == "sparse":
+        half = ctx.beats_per_bar / 2
+        onsets = [o for o in onsets if abs(o / half - round(o / half)) < 1e-6] or onsets[:1]
+    times = set(onsets)
+    for chord in ctx.harmony.chords:
+        on_beat = abs(chord.start - round(chord.start)) < 1e-6
+        if (
+            on_beat
+            and 0 <= chord.start < ctx.length
+            and all(abs(chord.start - o) > STEP for o in onsets)
+        ):
+            times.add(chord.start)
+    if style == "syncopated" and ctx.density == "busy":
+        for onset in onsets[1:]:
+            room = onset - 1.0 >= max(t for t in times if t < onset)
+            if onset - STEP not in times and room and rng.random() < 0.2:
+                times.add(onset - STEP)  # a 16th pickup into the kick
+    ordered = sorted(times)
+    if style == "sub_808":
+        ordered = _ringing(ctx, ordered)
+    events = []
+    for index, start in enumerate(ordered):
+        end = ordered[index + 1] if index + 1 < len(ordered) else ctx.length
+        chord = ctx.harmony.at(start)
+        downbeat = abs(start - chord.start) < 1e-6 or start % ctx.beats_per_bar == 0
+        letter = "R" if downbeat else rng.choices("R85", weights=(6, 2, 2))[0]
+        if start + STEP in times and start not in onsets:
+            letter = "8"  # the pickup leaps from the octave
+        events.append(_Event(start, end - start, letter))
+    return events
+
+
+def _ringing(ctx: PartContext, times: list[float]) -> list[float]:
+    """An 808 lets a note ring rather than retrigger within half a beat (chord changes excepted)."""
+    changes = {c.start for c in ctx.harmony.chords}
+    kept: list[float] = []
+    for time in times:
+        if not kept or time - kept[-1] >= 0.5 or time in changes:
+            kept.append(time)
+    return kept
+
+
+def _pitches(ctx: PartContext, events: list[_Event], rng: random.Random) -> list[int]:
+    low, high = ctx.pitch_range
+    home = low + (high - low) * 0.4
+    previous: int | None = None
+    pitches = []
+    led = False  # the note before stepped or approached: land where it leads
+    for event in events:
+        chord = ctx.harmony.at(event.start)
+        following = ctx.harmony.at(event.start + event.length)
+        pull = home if previous is None else previous if led else (previous + home) / 2
+        pitch = _pitch(ctx, event.letter, chord, following, previous, pull, rng)
+        pitches.append(pitch)
+        previous, led = pitch, event.letter in "sa"
+    return pitches
+
+
+def _pitch(
+    ctx: PartContext,
+    letter: str,
+    chord: SoundingChord,
+    following: SoundingChord,
+    previous: int | None,
+    near: float,
+    rng: random.Random,
+) -> int:
+    low, high = ctx.pitch_range
+    roots_top = max(low + 11, high - 12)  # roots stay low enough to leap an octave up
+    root = nearest_pitch(near, {chord.bass_pc}, low, roots_top)
+    if letter == "5":
+        return _tone_above(root, chord, (7, 6, 8), high)
+    if letter == "3":
+        return _tone_above(root, chord, (4, 3, 2, 5), high)
+    if letter == "8":
+        return root + 12 if root + 12 <= high else root
+    if letter == "c" and previous is not None:
+        options = [
+            p
+            for p in range(previous - 7, previous + 8)
+            if low <= p <= high and p % 12 in chord.tones and p != previous
+        ]
+        if options:
+            # a walking line colours beat 3 with the third or fifth before the root again
+            options.sort(key=lambda p: (p % 12 == chord.root_pc, abs(p - previous)))
+            return rng.choice(options[:2])
+    if letter == "s" and previous is not None:
+        target = nearest_pitch(previous, {following.bass_pc}, low, high)
+        direction = 1 if target > previous else -1 if target < previous else rng.choice((-1, 1))
+        stepped = ctx.harmony.step(previous, direction)
+        return stepped if low <= stepped <= high else root
+    if letter == "a" and previous is not None:
+        target = nearest_pitch(previous, {following.bass_pc}, low + 1, roots_top)
+        side = -1 if previous < target else 1
+        if ctx.style.harmonic > 0.25 and rng.random() < ctx.style.harmonic:
+            return target + side  # chromatic approach
+        approach = ctx.harmony.step(target, side)
+        return approach if approach != previous else ctx.harmony.step(target, -side)
+    return root
+
+
+def _tone_above(root: int, chord: SoundingChord, intervals: tuple[int, ...], high: int) -> int:
+    for interval in intervals:
+        if (root + interval) % 12 in chord.tones:
+            pitch = root + interval
+            return pitch if pitch <= high else pitch - 12
+    return root
+
+
+def _velocity(ctx: PartContext, event: _Event) -> float:
+    downbeat = event.start % ctx.beats_per_bar == 0
+    return (104 if downbeat else 92) * ctx.loud
+
+
+def _duration(ctx: PartContext, style: str, event: _Event) -> float:
+    if style == "syncopated":
+        gate = {"sparse": 0.9, "base": 0.75, "busy": 0.62}[ctx.density]
+        return min(event.length * gate, 2.0)
+    return event.length * _GATES.get(style, 0.9)
+
+
+def _bend_range(channel: int) -> list[ControlChange]:
+    """RPN 0 (pitch-bend sensitivity) = an octave, then the RPN closed again."""
+    moves = [(101, 0), (100, 0), (6, GLIDE_RANGE), (38, 0), (101, 127), (100, 127)]
+    return [ControlChange(beat=0, controller=c, value=v, channel=channel) for c, v in moves]
+
+
+def _glides(
+    ctx: PartContext, events: list[_Event], pitches: list[int], rng: random.Random
+) -> set[int]:
+    """Indices of the notes that glide into the next one."""
+    chance = {"sparse": 0.35, "base": 0.5, "busy": 0.65}[ctx.density]
+    return {
+        i
+        for i in range(len(events) - 1)
+        if pitches[i] != pitches[i + 1]
+        and abs(pitches[i + 1] - pitches[i]) <= GLIDE_RANGE
+        and events[i].length >= 0.5
+        and rng.random() < chance
+    }
+
+
+def _glide_bends(
+    notes: list[Note], glides: set[int], channel: int
+) -> tuple[list[Note], list[PitchBend]]:
+    """Bend each gliding note into the next over its last 16th or so, back to 0 at the next note."""
+    notes = list(notes)
+    bends: list[PitchBend] = []
+    for index in sorted(glides):
+        if index + 1 >= len(notes):
+            continue
+        note, target = notes[index], notes[index + 1]
+        gap = target.start_beat - note.start_beat
+        if gap <= 0:
+            continue
+        notes[index] = note.model_copy(update={"duration_beats": gap})  # legato into the target
+        glide = min(0.25, gap * 0.4)
+        full = max(-8192, min(8191, round((target.pitch - note.pitch) / GLIDE_RANGE * 8192)))
+        begin = target.start_beat - glide
+        for k in range(6):
+            fraction = k / 6
+            eased = fraction * fraction * (3 - 2 * fraction)
+            bends.append(
+                PitchBend(beat=begin + glide * fraction, value=round(full * eased), channel=channel)
+            )
+        bends.append(PitchBend(beat=target.start_beat - 1 / 960, value=full, channel=channel))
+        bends.append(PitchBend(beat=target.start_beat, value=0, channel=channel))
+    return notes, bends

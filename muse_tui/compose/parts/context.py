@@ -1,0 +1,114 @@
+"""What every part writer is handed (`PartContext`) and what it hands back (`PartDraft`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from muse_tui.contracts import (
+    ControlChange,
+    Note,
+    PipelineIntent,
+    PitchBend,
+    Section,
+    SongState,
+    Track,
+)
+from muse_tui.knowledge.rhythm import Density, RhythmTable, TrackLook
+
+from ..humanize import Draft, Feel
+from .grid import steps_per_bar
+from .harmony import SectionHarmony
+from .style import Style, density_for, feel_for, loudness, resolve_style, track_look
+
+#: After humanising: the final notes in draft order → (notes, pitch bends). 808 glides use it.
+Finisher = Callable[[list[Note]], tuple[list[Note], list[PitchBend]]]
+
+
+@dataclass
+class PartContext:
+    """One section of one track, with the song's style, feel and harmony at hand."""
+
+    track: Track
+    song: SongState
+    intent: PipelineIntent
+    section: Section
+    table: RhythmTable
+
+    @cached_property
+    def style(self) -> Style:
+        return resolve_style(self.intent, self.table)
+
+    @cached_property
+    def feel(self) -> Feel:
+        return feel_for(self.style, self.table, self.song.tempo)
+
+    @cached_property
+    def harmony(self) -> SectionHarmony:
+        return SectionHarmony(self.song, self.section, self.style.harmonic)
+
+    @cached_property
+    def look(self) -> TrackLook:
+        return track_look(self.track.role, self.style, self.table)
+
+    @property
+    def pitch_range(self) -> tuple[int, int]:
+        return self.look.pitch_range
+
+    @property
+    def beats_per_bar(self) -> float:
+        return self.song.beats_per_bar
+
+    @property
+    def bar_steps(self) -> int:
+        return steps_per_bar(self.beats_per_bar)
+
+    @property
+    def bars(self) -> int:
+        return self.section.bars
+
+    @property
+    def length(self) -> float:
+        return self.section.bars * self.beats_per_bar
+
+    @property
+    def energy(self) -> float:
+        return self.section.energy
+
+    @property
+    def density(self) -> Density:
+        return density_for(self.section)
+
+    @property
+    def loud(self) -> float:
+        return loudness(self.section.energy)
+
+    @cached_property
+    def neighbours(self) -> tuple[Section | None, Section | None]:
+        """The sections before and after this one, where the arrangement has them."""
+        if self.song.arrangement is None:
+            return None, None
+        before = after = None
+        for candidate in self.song.arrangement.sections:
+            if candidate.end_bar == self.section.start_bar:
+                before = candidate
+            if candidate.start_bar == self.section.end_bar:
+                after = candidate
+        return before, after
+
+    @property
+    def leads_on(self) -> bool:
+        """Another section follows (unknown arrangement: assume one does)."""
+        return self.song.arrangement is None or self.neighbours[1] is not None
+
+
+@dataclass
+class PartDraft:
+    """A written part before humanising: notes on the grid, controller data, its feel."""
+
+    notes: list[Draft] = field(default_factory=list)
+    control_changes: list[ControlChange] = field(default_factory=list)
+    pitch_bends: list[PitchBend] = field(default_factory=list)
+    feel: Feel | None = None
+    finish: Finisher | None = None

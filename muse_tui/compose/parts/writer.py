@@ -1,0 +1,141 @@
+"""One section of one track, written, shaped into the next section and humanised into a Region."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+
+from muse_tui.contracts import (
+    ControlChange,
+    HumanizationConfig,
+    PatternSummary,
+    PipelineIntent,
+    Region,
+    Section,
+    SongState,
+    Track,
+    new_id,
+)
+from muse_tui.knowledge.rhythm import rhythm_table
+
+from ..humanize import Draft, humanize, tidy
+from .bass import write_bass
+from .comping import write_comping, write_pad, write_texture
+from .context import PartContext, PartDraft
+from .drums import write_drums, write_percussion
+from .lead import write_lead
+from .style import feel_for, resolve_style
+
+_FILTER = 74  # CC74, brightness / filter cutoff
+_FILTER_OPEN = 64
+_FADE_TO = 0.45  # velocity share left at the end of a fade
+
+Writer = Callable[[PartContext, random.Random, Region | None], PartDraft]
+WRITERS: dict[str, Writer] = {
+    "drums": lambda ctx, rng, _: write_drums(ctx, rng),
+    "percussion": lambda ctx, rng, _: write_percussion(ctx, rng),
+    "bass": write_bass,
+    "sub_bass": write_bass,
+    "chords": lambda ctx, rng, _: write_comping(ctx, rng),
+    "keys": lambda ctx, rng, _: write_comping(ctx, rng),
+    "arp": lambda ctx, rng, _: write_comping(ctx, rng, "arpeggiated"),
+    "pad": lambda ctx, rng, _: write_pad(ctx, rng),
+    "texture": lambda ctx, rng, _: write_texture(ctx, rng),
+    "lead": lambda ctx, rng, _: write_lead(ctx, rng),
+}
+
+
+def write_part(
+    track: Track,
+    song: SongState,
+    intent: PipelineIntent,
+    section: Section,
+    rng: random.Random,
+    kick_source: Region | None = None,
+) -> Region:
+    """One section of one track as a Region: notes relative to the region start, humanised.
+
+    `kick_source` is the drum region of the same section; kick-locked bass
+    styles play on its kicks (without it they use their own rhythm).
+    """
+    region_id = new_id(rng)
+    ctx = PartContext(track, song, intent, section, rhythm_table())
+    draft = WRITERS[track.role](ctx, rng, kick_source)
+    drafts = _shaped_ending(ctx, draft.notes)
+    notes = humanize(drafts, draft.feel or ctx.feel, rng, track.channel)
+    bends = list(draft.pitch_bends)
+    if draft.finish is not None:
+        notes, glides = draft.finish(notes)
+        bends += glides
+    controls = [*draft.control_changes, *_filter_moves(ctx)]
+    return Region(
+        id=region_id,
+        name=f"{track.name} · {section.name}",
+        start_beat=section.start_bar * song.beats_per_bar,
+        length_beats=ctx.length,
+        notes=tidy(notes, ctx.length),
+        control_changes=[c for c in controls if c.beat < ctx.length],
+        pitch_bends=[b for b in bends if b.beat < ctx.length],
+    )
+
+
+def summarize_part(track: Track, beats_per_bar: float) -> PatternSummary:
+    """A track at a glance: notes, bars, range, and how busy it is."""
+    notes = track.notes
+    end = max((r.end_beat for r in track.regions), default=0.0)
+    bars = math.ceil(end / beats_per_bar - 1e-9) if end else 0
+    per_bar = len(notes) / bars if bars else 0.0
+    return PatternSummary(
+        note_count=len(notes),
+        bars=bars,
+        lowest_pitch=min((n.pitch for n in notes), default=None),
+        highest_pitch=max((n.pitch for n in notes), default=None),
+        style=f"{track.name}, {per_bar:.1f} notes a bar",
+    )
+
+
+def groove_for(intent: PipelineIntent, tempo: float) -> tuple[HumanizationConfig, str]:
+    """How the song's parts are humanised, and the groove template's name (for the manifest)."""
+    table = rhythm_table()
+    feel = feel_for(resolve_style(intent, table), table, tempo)
+    return feel.config, feel.groove_name
+
+
+def _shaped_ending(ctx: PartContext, notes: list[Draft]) -> list[Draft]:
+    """A fade takes velocity down over the last bars; a cut silences the last beat."""
+    transition = ctx.section.transition
+    if transition == "fade":
+        fade_from = max(0.0, ctx.length - 4 * ctx.beats_per_bar)
+        span = ctx.length - fade_from
+        for note in notes:
+            if note.start > fade_from:
+                note.velocity *= 1 - (1 - _FADE_TO) * (note.start - fade_from) / span
+    if transition == "cut" and ctx.track.role not in ("drums", "percussion"):
+        silence = ctx.length - 1.0
+        kept = []
+        for note in notes:
+            if note.start < silence - 1e-6:
+                note.duration = min(note.duration, silence - note.start)
+                kept.append(note)
+        return kept
+    return notes
+
+
+def _filter_moves(ctx: PartContext) -> list[ControlChange]:
+    """A filter sweep closes CC74 over the last two bars; the next section opens it again."""
+    if ctx.track.role in ("drums", "percussion"):
+        return []
+    channel = ctx.track.channel
+    moves = []
+    before = ctx.neighbours[0]
+    if before is not None and before.transition == "filter_sweep":
+        moves.append(ControlChange(beat=0, controller=_FILTER, value=_FILTER_OPEN, channel=channel))
+    if ctx.section.transition == "filter_sweep":
+        begin = max(0.0, ctx.length - 2 * ctx.beats_per_bar)
+        points = 16
+        for k in range(points):
+            beat = begin + (ctx.length - begin) * k / points
+            value = round(_FILTER_OPEN - (_FILTER_OPEN - 16) * k / (points - 1))
+            moves.append(ControlChange(beat=beat, controller=_FILTER, value=value, channel=channel))
+    return moves
