@@ -19,3 +19,14 @@ def main(ctx: click.Context) -> None:
         from muse_tui.tui.app import run_studio  # Textual is loaded only to open the studio
 
         run_studio()
+
+
+def _register() -> None:
+    from muse_tui.cli.compose_commands import compose, intent, resume
+    from muse_tui.cli.session_commands import sessions
+
+    for command in (compose, resume, intent, sessions):
+        main.add_command(command)
+
+
+_register()

@@ -41,12 +41,20 @@ def read_manifest(session_dir: Path) -> SessionManifest:
 
 
 def record_run_in_manifest(session_dir: Path, pipeline: ComposerPipeline) -> bool:
-    """Bring an existing manifest's timings and status up to date; False if there is none yet."""
+    """Bring an existing manifest's timings, status and sizes up to date; False if none yet."""
     path = session_dir / MANIFEST_FILE
     if not path.exists():
         return False
-    manifest = read_manifest(session_dir).model_copy(
-        update={"stage_timings": stage_timings(pipeline), "status": pipeline.status}
+    manifest = read_manifest(session_dir)
+    # The state files were checkpointed again after S8 listed them: refresh their sizes.
+    files = [
+        entry.model_copy(update={"size_bytes": (session_dir / entry.path).stat().st_size})
+        if (session_dir / entry.path).is_file()
+        else entry
+        for entry in manifest.files
+    ]
+    manifest = manifest.model_copy(
+        update={"stage_timings": stage_timings(pipeline), "status": pipeline.status, "files": files}
     )
     write_manifest(session_dir, manifest)  # keeps the manifest's own size entry right
     return True

@@ -1,0 +1,193 @@
+"""Headless composing: `compose`, `resume` and `intent`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+from rich.console import Console
+
+from muse_tui.compose.intent import decompose
+from muse_tui.contracts import ComposerPipeline, PipelineConfig
+from muse_tui.engine.orchestrator import Orchestrator
+from muse_tui.engine.protocols import ApprovalGate, AutoApprove
+from muse_tui.engine.registry import product_stages
+from muse_tui.knowledge import SkillFileError
+from muse_tui.store.checkpoint import CheckpointError, load_checkpoint, resolve_checkpoint
+from muse_tui.store.manifest import read_manifest
+from muse_tui.store.sessions import sessions_root
+from muse_tui.store.settings import load_settings
+
+from .terminal import TerminalGate, TerminalProgress, interactive
+
+if TYPE_CHECKING:
+    from .playback import TerminalPlayback
+
+EXIT = {"completed": 0, "completed_partial": 3, "failed": 1, "cancelled": 1}
+
+
+def _stage_list(text: str | None, option: str) -> list[int]:
+    if not text:
+        return []
+    try:
+        stages = sorted({int(part) for part in text.replace(" ", "").split(",") if part})
+    except ValueError:
+        raise click.BadParameter("give stage numbers like 2,4", param_hint=option) from None
+    if any(not 1 <= s <= 8 for s in stages):
+        raise click.BadParameter("stages are numbered 1 to 8", param_hint=option)
+    return stages
+
+
+@click.command()
+@click.argument("prompt")
+@click.option("--seed", type=int, help="Same prompt and seed give the same song.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Sessions folder for this run (the session is created inside).",
+)
+@click.option("--bars", type=click.IntRange(8, 512), help="Length of the song in bars.")
+@click.option("--gates", help="Stages to stop at for approval, e.g. 2,4 (default from settings).")
+@click.option("--yes", "-y", is_flag=True, help="Approve every gate without asking.")
+@click.option("--skip", help="Stages to skip, e.g. 7,8.")
+@click.option("--play", is_flag=True, help="Audition the song when it is written.")
+@click.option("--quality-gate", is_flag=True, help="Score the song and regenerate weak stages.")
+@click.option("--json", "as_json", is_flag=True, help="Print only the manifest JSON.")
+def compose(
+    prompt: str,
+    seed: int | None,
+    out_dir: Path | None,
+    bars: int | None,
+    gates: str | None,
+    yes: bool,
+    skip: str | None,
+    play: bool,
+    quality_gate: bool,
+    as_json: bool,
+) -> None:
+    """Compose a song from PROMPT and write its session folder."""
+    if not prompt.strip():
+        raise click.BadParameter(
+            'say what you want, e.g. "dark trap, 140, key of Am"', param_hint="PROMPT"
+        )
+    settings, notices = load_settings()
+    console = Console(stderr=as_json)
+    for notice in notices:
+        console.print(f"[yellow]{notice}[/]")
+    approval = _stage_list(gates, "--gates") if gates is not None else list(settings.approval_gates)
+    config = PipelineConfig(
+        approval_gates=[] if yes else approval,
+        skip_stages=_stage_list(skip, "--skip"),
+        enable_playback=play,
+        enable_quality_gate=quality_gate,
+    )
+    progress = TerminalProgress(console, quiet=as_json)
+    gate: ApprovalGate = AutoApprove()
+    if config.approval_gates and not interactive():
+        console.print("No terminal to ask at the approval gates: approving them automatically.")
+    elif config.approval_gates:
+        gate = TerminalGate(console, progress)
+    answers = {"bars": str(bars)} if bars else {"default_bars": str(settings.default_bars)}
+    root = out_dir or sessions_root(settings.sessions_dir)
+    playback = _playback(play, console)
+    engine = Orchestrator(product_stages(), root, gate=gate, sink=progress, playback=playback)
+    pipeline = _run(
+        engine.run(
+            prompt,
+            seed=seed if seed is not None else random.randrange(2**31),
+            config=config,
+            answers=answers,
+        )
+    )
+    if playback is not None:
+        playback.wait()
+    _report(pipeline, root, as_json)
+
+
+@click.command()
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option("--yes", "-y", is_flag=True, help="Approve every remaining gate without asking.")
+@click.option("--json", "as_json", is_flag=True, help="Print only the manifest JSON.")
+def resume(path: Path, yes: bool, as_json: bool) -> None:
+    """Resume a pipeline from a session folder or a pipeline-state.json checkpoint."""
+    console = Console(stderr=as_json)
+    try:
+        previous = load_checkpoint(path)
+    except CheckpointError as exc:
+        console.print(f"[red]{exc}[/]")
+        sys.exit(1)
+    session_dir = resolve_checkpoint(path).parent.parent
+    config = previous.config.model_copy(update={"approval_gates": []} if yes else {})
+    progress = TerminalProgress(console, quiet=as_json)
+    gate: ApprovalGate = (
+        TerminalGate(console, progress) if interactive() and not yes else AutoApprove()
+    )
+    engine = Orchestrator(product_stages(), session_dir.parent, gate=gate, sink=progress)
+    pipeline = _run(engine.resume(session_dir, config=config))
+    _report(pipeline, session_dir.parent, as_json)
+
+
+@click.command()
+@click.argument("prompt")
+@click.option("--json", "as_json", is_flag=True, help="Print the decomposition as JSON.")
+def intent(prompt: str, as_json: bool) -> None:
+    """Show how PROMPT is understood: genre, tempo, key, moods, and what was guessed."""
+    try:
+        result = decompose(prompt)
+    except SkillFileError as exc:
+        click.echo(f"A skill file is broken: {exc}", err=True)
+        sys.exit(1)
+    if as_json:
+        click.echo(result.to_json())
+        return
+    i = result.intent
+    tempo = i.tempo_analysis
+    click.echo(result.summary)
+    click.echo(f"  genre     {' + '.join(i.genre)}")
+    if tempo:
+        feel = f" (feels like {tempo.perceived_bpm:g})" if tempo.half_time else ""
+        click.echo(f"  tempo     {tempo.bpm:g} BPM{feel} — {tempo.reasoning}")
+    click.echo(f"  key       {i.key} {i.mode}")
+    if i.mood:
+        click.echo(f"  mood      {', '.join(i.mood)}")
+    if i.influences:
+        click.echo(f"  influence {', '.join(i.influences)}")
+    if result.inferred_fields:
+        click.echo(f"  guessed   {', '.join(result.inferred_fields)}")
+    for a in i.ambiguities:
+        click.echo(f"  ? {a.reason}" + (f" ({', '.join(a.options)})" if a.options else ""))
+
+
+def _run(coro: object) -> ComposerPipeline:
+    try:
+        return asyncio.run(coro)  # type: ignore[arg-type]
+    except CheckpointError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        click.echo("Cancelled.", err=True)
+        sys.exit(1)
+
+
+def _playback(play: bool, console: Console) -> TerminalPlayback | None:
+    if not play:
+        return None
+    from muse_tui.cli.playback import open_playback  # loads the MIDI backend only when asked
+
+    return open_playback(console)
+
+
+def _report(pipeline: ComposerPipeline, root: Path, as_json: bool) -> None:
+    session_dir = root / pipeline.session_id
+    if as_json:
+        try:
+            click.echo(read_manifest(session_dir).to_json())
+        except OSError:
+            click.echo(json.dumps({"sessionId": pipeline.session_id, "status": pipeline.status}))
+    sys.exit(EXIT[pipeline.status])
