@@ -225,7 +225,7 @@ def assembly_stage(song: SongState, ctx: StageContext) -> StageResult:
     """S6: the arranged song as one SMF plus one file per track."""
     playable = arrange_for_playback(song)
     with ctx.tool("write_song_midi"):
-        files = write_song_midi(ctx.session_dir, playable)
+        files = write_song_midi(ctx.session_dir, playable, arranged=True)
     paths = [f.path for f in files]
     full = next((p for p in paths if p.endswith("full-arrangement.mid")), paths[0])
     output = AssemblyOutput(
@@ -259,6 +259,7 @@ def output_stage(song: SongState, ctx: StageContext) -> StageResult:
             ctx.session_dir,
             ctx.pipeline.model_copy(update={"song_state": song}),
             midi_written=assembled is not None and assembled.status == "completed",
+            state_written=ctx.config.enable_checkpoints,
         )
     played = False
     if ctx.config.enable_playback:

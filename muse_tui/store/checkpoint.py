@@ -8,12 +8,13 @@ schema major version.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from muse_tui.contracts import SCHEMA_VERSION, ComposerPipeline
-from muse_tui.store.atomic import write_atomic
+from muse_tui.store.atomic import TMP_SUFFIX, write_atomic
 
 STATE_DIR = "state"
 PIPELINE_FILE = "pipeline-state.json"
@@ -36,13 +37,27 @@ def song_path(session_dir: Path) -> Path:
 def write_checkpoint(session_dir: Path, pipeline: ComposerPipeline) -> Path:
     """Write both state files atomically, keeping the previous ones as backups."""
     for path, text in (
-        (song_path(session_dir), pipeline.song_state.to_json()),
-        (pipeline_path(session_dir), pipeline.to_json()),
+        # Compact JSON: these are machine files (jq pretty-prints them), and half the bytes to sync.
+        (song_path(session_dir), pipeline.song_state.to_json(indent=None)),
+        (pipeline_path(session_dir), pipeline.to_json(indent=None)),
     ):
         if path.exists():
-            write_atomic(path.with_name(path.name + BACKUP_SUFFIX), path.read_bytes())
+            keep_as_backup(path)
         write_atomic(path, text)
     return pipeline_path(session_dir)
+
+
+def keep_as_backup(path: Path) -> None:
+    """Make the current file the backup: a hard link renamed into place, or a copy."""
+    backup = path.with_name(path.name + BACKUP_SUFFIX)
+    link = path.with_name(f".{path.name}.link{TMP_SUFFIX}")
+    try:
+        link.unlink(missing_ok=True)
+        os.link(path, link)  # no bytes copied; the next write replaces `path` with a new file
+        os.replace(link, backup)
+    except OSError:
+        link.unlink(missing_ok=True)
+        write_atomic(backup, path.read_bytes())
 
 
 def resolve_checkpoint(target: Path) -> Path:

@@ -70,11 +70,13 @@ def write_session(
     *,
     presets: Sequence[PresetAssignment] | None = None,
     midi_written: bool = False,
+    state_written: bool = False,
 ) -> SessionManifest:
     """Write state, progression, MIDI and notes into `session_dir`, then the manifest.
 
     `presets` defaults to what S5 chose. `midi_written` says assembly already wrote
-    this song's MIDI files, so they are listed, not written again. Raises
+    this song's MIDI files, and `state_written` that the engine checkpoints the
+    state files itself, so they are listed, not written again. Raises
     WriteFailed (one sentence) when the disk refuses, leaving the session
     incomplete but with whole files.
     """
@@ -82,7 +84,8 @@ def write_session(
     for leftover in leftover_temp_files(session_dir):  # from an earlier writer that was killed
         leftover.unlink(missing_ok=True)
     song = pipeline.song_state
-    write_checkpoint(session_dir, pipeline)
+    if not state_written or not song_path(session_dir).exists():
+        write_checkpoint(session_dir, pipeline)
     files = [
         _entry(session_dir, song_path(session_dir)),
         _entry(session_dir, pipeline_path(session_dir)),

@@ -8,6 +8,7 @@ song are beats; here they become ticks, rounded once per event.
 from __future__ import annotations
 
 import io
+import struct
 import unicodedata
 from pathlib import Path
 
@@ -27,6 +28,7 @@ _MAJOR_KEYS = ("Cb", "Gb", "Db", "Ab", "Eb", "Bb", "F", "C", "G", "D", "A", "E",
 _MINOR_KEYS = ("Ab", "Eb", "Bb", "F", "C", "G", "D", "A", "E", "B", "F#", "C#", "G#", "D#", "A#")
 # At one tick, note-offs go first (a repeated note re-strikes), then controllers, then note-ons.
 _NOTE_OFF, _CONTROL, _NOTE_ON = 1, 2, 3
+_HEADER_BYTES = 14  # 'MThd', its length, format, track count, division
 
 
 def song_to_midifile(song: SongState, ppq: int = PPQ) -> mido.MidiFile:
@@ -68,16 +70,35 @@ def midi_file_names(tracks: list[Track]) -> dict[str, str]:
     return names
 
 
-def write_song_midi(session_dir: Path, song: SongState) -> list[ManifestFile]:
-    """Arrange the song for playback; write `midi/full-arrangement.mid` and a file per track."""
-    arranged = arrange_for_playback(song)
+def write_song_midi(
+    session_dir: Path, song: SongState, *, arranged: bool = False
+) -> list[ManifestFile]:
+    """Write `midi/full-arrangement.mid` and a file per track; arrange first unless `arranged`.
+
+    Each track is encoded once: the per-track files reuse the same bytes as the full file.
+    """
+    playable = song if arranged else arrange_for_playback(song)
+    end = song_end_tick(playable, PPQ)
+    conductor = _chunk(_conductor(playable, PPQ, end))
+    chunks = {t.id: _chunk(_instrument(t, PPQ, end)) for t in playable.tracks}
     full = f"{MIDI_DIR}/{FULL_ARRANGEMENT}.mid"
-    write_atomic(inside_session(session_dir, full), midi_bytes(song_to_midifile(arranged)))
-    names = midi_file_names(arranged.tracks)
-    for track in arranged.tracks:
-        data = midi_bytes(track_to_midifile(arranged, track))
-        write_atomic(inside_session(session_dir, names[track.id]), data)
-    return midi_entries(session_dir, arranged)
+    write_atomic(inside_session(session_dir, full), _smf([conductor, *chunks.values()]))
+    names = midi_file_names(playable.tracks)
+    for track in playable.tracks:
+        write_atomic(
+            inside_session(session_dir, names[track.id]), _smf([conductor, chunks[track.id]])
+        )
+    return midi_entries(session_dir, playable)
+
+
+def _chunk(track: mido.MidiTrack) -> bytes:
+    """One `MTrk` chunk, encoded by mido (the 14-byte file header stripped)."""
+    return midi_bytes(mido.MidiFile(type=1, ticks_per_beat=PPQ, tracks=[track]))[_HEADER_BYTES:]
+
+
+def _smf(chunks: list[bytes]) -> bytes:
+    """A format-1 file from encoded track chunks."""
+    return b"MThd" + struct.pack(">Lhhh", 6, 1, len(chunks), PPQ) + b"".join(chunks)
 
 
 def midi_entries(session_dir: Path, song: SongState) -> list[ManifestFile]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from muse_tui.theory.chord_vocabulary import (
     ADDABLE,
@@ -140,6 +140,7 @@ class Chord:
         return self.symbol
 
 
+@lru_cache(maxsize=4096)  # Chord is immutable; progressions ask for the same symbols often
 def parse_chord(symbol: str) -> Chord:
     """Read a chord symbol: "C", "F#m7", "Bbmaj9", "C7(b9,#11)", "Dbmaj7/F", "Cø7".
 

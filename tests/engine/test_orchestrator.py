@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from pathlib import Path
 
@@ -281,7 +282,9 @@ async def test_a_checkpoint_from_another_schema_version_is_refused(tmp_path: Pat
     engine, _ = orchestrator(tmp_path)
     await engine.run("x", seed=1, config=no_gates(skip_stages=[4, 5, 6, 7, 8]), session_id=SESSION)
     path = pipeline_path(tmp_path / SESSION)
-    path.write_text(path.read_text().replace('"version": "1.0.0"', '"version": "9.0.0"'))
+    state = json.loads(path.read_text())
+    state["version"] = "9.0.0"
+    path.write_text(json.dumps(state))
     with pytest.raises(CheckpointError, match=r"schema 9\.0\.0"):
         await engine.resume(tmp_path / SESSION)
 
