@@ -1,0 +1,79 @@
+"""Compose benchmark: a full in-process compose, assembly of a 100-bar song, the whole CLI process.
+
+Run: .venv/bin/python bench/compose.py
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench._common import median_ms, report  # noqa: E402
+from muse_tui.contracts import PipelineConfig  # noqa: E402
+from muse_tui.engine.orchestrator import Orchestrator, run_blocking  # noqa: E402
+from muse_tui.engine.registry import product_stages  # noqa: E402
+from muse_tui.store.smf import write_song_midi  # noqa: E402
+
+PROMPT = "drill, 140, key of F#m"  # drums, 808, chords, lead: four tracks
+
+
+def main() -> int:
+    root = Path(tempfile.mkdtemp(prefix="muse-bench-"))
+    engine = Orchestrator(product_stages(), root)
+    config = PipelineConfig(approval_gates=[])
+
+    def compose(bars: int) -> object:
+        pipeline = run_blocking(
+            engine.run(PROMPT, seed=1, config=config, answers={"bars": str(bars)})
+        )
+        assert pipeline.status == "completed", pipeline.status
+        return pipeline
+
+    song_100 = compose(100).song_state  # type: ignore[attr-defined]
+    notes = sum(len(t.notes) for t in song_100.tracks)
+
+    def assemble() -> None:
+        write_song_midi(root / "assembly", song_100)
+
+    env = {
+        **os.environ,
+        "MUSE_SESSIONS_DIR": str(root / "cli"),
+        "MUSE_CONFIG_DIR": str(root / "cfg"),
+    }
+    cli = [
+        sys.executable,
+        "-m",
+        "muse_tui.cli",
+        "compose",
+        PROMPT,
+        "--seed",
+        "1",
+        "--bars",
+        "64",
+        "--yes",
+    ]
+
+    def whole_process() -> None:
+        subprocess.run(cli, env=env, check=True, capture_output=True)
+
+    print("muse-studio compose benchmark (median)")
+    ok = report(
+        "full compose in-process, 64 bars, 4 tracks", median_ms(lambda: compose(64), repeat=9), 150
+    )
+    ok &= report(
+        f"assembly of a 100-bar 4-track song ({notes} notes)", median_ms(assemble, repeat=15), 50
+    )
+    ok &= report(
+        "`muse-studio compose --yes` whole process", median_ms(whole_process, repeat=5), 1500
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
