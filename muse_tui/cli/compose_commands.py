@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import sys
@@ -14,7 +13,7 @@ from rich.console import Console
 
 from muse_tui.compose.intent import decompose
 from muse_tui.contracts import ComposerPipeline, PipelineConfig
-from muse_tui.engine.orchestrator import Orchestrator
+from muse_tui.engine.orchestrator import Orchestrator, run_blocking
 from muse_tui.engine.protocols import ApprovalGate, AutoApprove
 from muse_tui.engine.registry import product_stages
 from muse_tui.knowledge import SkillFileError
@@ -166,7 +165,7 @@ def intent(prompt: str, as_json: bool) -> None:
 
 def _run(coro: object) -> ComposerPipeline:
     try:
-        return asyncio.run(coro)  # type: ignore[arg-type]
+        return run_blocking(coro)  # type: ignore[arg-type]
     except CheckpointError as exc:
         click.echo(str(exc), err=True)
         sys.exit(1)
