@@ -32,6 +32,7 @@ from muse_tui.contracts import (
     Track,
     TrackGenerationResult,
     ValidationOutput,
+    new_id,
 )
 from muse_tui.knowledge import SkillFileError
 from muse_tui.knowledge.midi_setup import midi_port_hint
@@ -186,7 +187,10 @@ def plan_parts(song: SongState, ctx: StageContext) -> PartsPlan:
             # Seeded by the section's kind, so the second chorus brings back the first one's
             # hook and groove (the generators vary repeats within a section).
             rng = c.rng(f"{track.role}:{section.kind}")
-            return write_part(track, s, intent, section, rng, kick_source=deps.get("drums"))
+            region = write_part(track, s, intent, section, rng, kick_source=deps.get("drums"))
+            # Same music for the same kind of section, but every region keeps its own id.
+            region_id = new_id(c.rng(f"{track.role}:region:{section.start_bar}"))
+            return region.model_copy(update={"id": region_id})
 
         tasks.append(
             PartTask(track=track, write_section=write, waits_for=PART_DEPENDENCIES.get(role, ()))

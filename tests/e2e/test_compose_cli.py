@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from muse_tui.cli import main
 from muse_tui.contracts import SessionManifest
-from muse_tui.store.checkpoint import pipeline_path
+from muse_tui.store.checkpoint import load_checkpoint, pipeline_path
 from tests.e2e.conftest import compose
 
 
@@ -139,3 +139,25 @@ def test_compose_killed_after_harmony_resumes_to_the_same_song(tmp_path: Path) -
     other = tmp_path / "b" / json.loads(whole.stdout)["sessionId"]
     for mid in sorted((other / "midi").glob("*.mid")):
         assert (session / "midi" / mid.name).read_bytes() == mid.read_bytes(), mid.name
+
+
+def test_a_long_song_with_repeated_sections_checkpoints_and_loads(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    code, out = compose(
+        runner,
+        "neo soul, late night, 85 bpm, in Eb minor",
+        "--seed",
+        "5",
+        "--bars",
+        "64",
+        "--yes",
+        "--json",
+    )
+    assert code == 0, out
+    session = tmp_path / "sessions" / SessionManifest.from_json(out).session_id
+    pipeline = load_checkpoint(session)
+    kinds = [s.kind for s in pipeline.song_state.arrangement.sections]  # type: ignore[union-attr]
+    assert len(kinds) > len(set(kinds)), "the form repeats a section kind"
+    ids = [r.id for t in pipeline.song_state.tracks for r in t.regions]
+    assert len(ids) == len(set(ids))
