@@ -23,9 +23,10 @@ def main(ctx: click.Context) -> None:
 
 def _register() -> None:
     from muse_tui.cli.compose_commands import compose, intent, resume
+    from muse_tui.cli.edit_commands import alternatives, modify, redo, undo
     from muse_tui.cli.session_commands import sessions
 
-    for command in (compose, resume, intent, sessions):
+    for command in (compose, resume, intent, sessions, modify, undo, redo, alternatives):
         main.add_command(command)
 
 

@@ -1,0 +1,216 @@
+"""Headless iteration: `modify`, `undo`, `redo` and `alternatives` on a session folder.
+
+Exit codes: 0 done (or nothing to do), 1 failure or an expensive change not
+confirmed, 2 bad usage (not a session, an unknown element, a request not understood).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+from rich.console import Console
+
+from muse_tui.contracts import Ambiguity, ComposerPipeline, Decision
+from muse_tui.contracts.editing import ModifySongResult, UndoResult
+from muse_tui.engine.alternatives import (
+    AlternativesError,
+    element_for,
+    generate_alternatives,
+    select_alternative,
+)
+from muse_tui.engine.editing import modify as modify_song
+from muse_tui.engine.editing import redo as redo_changes
+from muse_tui.engine.editing import undo as undo_changes
+from muse_tui.engine.orchestrator import run_blocking
+from muse_tui.engine.protocols import ApprovalGate, ApprovalRequest, AutoApprove
+from muse_tui.store.atomic import WriteFailed
+from muse_tui.store.checkpoint import CheckpointError, load_checkpoint
+from muse_tui.store.sessions import (
+    BadSessionReference,
+    SessionNotFound,
+    resolve_session,
+    sessions_root,
+)
+from muse_tui.store.settings import load_settings
+
+from .terminal import TerminalGate, TerminalProgress, interactive
+
+EXIT_FAILURE, EXIT_USAGE = 1, 2
+ELEMENTS = "progression | track:ROLE | preset:ROLE | effects:ROLE | arrangement"
+
+
+class _AskedWithoutTerminal:
+    """No one to ask: refuse the expensive change and remember the question for the message."""
+
+    def __init__(self) -> None:
+        self.question: str | None = None
+
+    async def review(self, request: ApprovalRequest) -> Decision:
+        return "cancel"
+
+    async def ask(self, question: Ambiguity) -> str | None:
+        self.question = question.reason
+        return None
+
+
+@click.command("modify")
+@click.argument("session")
+@click.argument("text")
+@click.option("--yes", "-y", is_flag=True, help="Go ahead with expensive changes without asking.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def modify(session: str, text: str, yes: bool, as_json: bool) -> None:
+    """Change a session's song: TEXT says what ("3rd chord darker", "bass simpler")."""
+    folder, pipeline = _open(session)
+    console = Console(stderr=as_json)
+    refusal = _AskedWithoutTerminal()
+    gate: ApprovalGate = AutoApprove()
+    if not yes:
+        gate = (
+            TerminalGate(console, TerminalProgress(console, quiet=True))
+            if interactive()
+            else refusal
+        )
+    result = _writing(
+        lambda: run_blocking(modify_song(pipeline, text, session_dir=folder, gate=gate))
+    )
+    if as_json:
+        click.echo(
+            result.model_dump_json(by_alias=True, indent=2, exclude={"pipeline", "song_state"})
+        )
+    else:
+        _print_change(result)
+    if result.status == "declined" and refusal.question:
+        click.echo(f"{refusal.question} Run again with --yes to go ahead.", err=True)
+        sys.exit(EXIT_FAILURE)
+    if result.status == "not_understood":
+        sys.exit(EXIT_USAGE)
+
+
+@click.command("undo")
+@click.argument("session")
+@click.option(
+    "--steps", type=click.IntRange(min=1), default=1, show_default=True, help="Changes to undo."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def undo(session: str, steps: int, as_json: bool) -> None:
+    """Undo the last change(s) to a session's song; they stay in the history, marked undone."""
+    folder, pipeline = _open(session)
+    _print_replay(_writing(lambda: undo_changes(pipeline, steps, session_dir=folder)), as_json)
+
+
+@click.command("redo")
+@click.argument("session")
+@click.option(
+    "--steps", type=click.IntRange(min=1), default=1, show_default=True, help="Changes to redo."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def redo(session: str, steps: int, as_json: bool) -> None:
+    """Redo changes that were undone (until a new change replaces them)."""
+    folder, pipeline = _open(session)
+    _print_replay(_writing(lambda: redo_changes(pipeline, steps, session_dir=folder)), as_json)
+
+
+@click.command("alternatives")
+@click.argument("session")
+@click.option(
+    "--element", "spec", required=True, metavar="ELEMENT", help=f"What to vary: {ELEMENTS}."
+)
+@click.option("--count", type=click.IntRange(2, 5), default=3, show_default=True, help="Variants.")
+@click.option(
+    "--select", "pick", metavar="K", help="Use variant K (its letter, or its number from 1)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the set as JSON.")
+def alternatives(session: str, spec: str, count: int, pick: str | None, as_json: bool) -> None:
+    """Generate, compare and pick A/B alternatives for one element of the song."""
+    folder, pipeline = _open(session)
+    try:
+        element = element_for(pipeline, spec)
+    except AlternativesError as exc:
+        _fail(f"{exc} Elements: {ELEMENTS}.", EXIT_USAGE)
+    made = _writing(lambda: generate_alternatives(pipeline, element, count, session_dir=folder))
+    alt_set = made.alternative_set
+    if as_json and pick is None:
+        click.echo(
+            alt_set.model_dump_json(
+                by_alias=True, indent=2, exclude={"variants": {"__all__": {"data"}}}
+            )
+        )
+        return
+    if not as_json:
+        cached = " (cached)" if made.reused else ""
+        click.echo(f"Alternatives for {spec}{cached}:\n{made.comparison_text}")
+    if pick is None:
+        return
+    index = _variant_index(pick, [v.label for v in alt_set.variants])
+    result = _writing(
+        lambda: select_alternative(made.pipeline, alt_set.id, index, session_dir=folder)
+    )
+    if as_json:
+        click.echo(
+            result.model_dump_json(by_alias=True, indent=2, exclude={"pipeline", "song_state"})
+        )
+    else:
+        _print_change(result)
+
+
+def _open(ref: str) -> tuple[Path, ComposerPipeline]:
+    settings, _ = load_settings()
+    try:
+        folder = resolve_session(ref, sessions_root(settings.sessions_dir))
+    except BadSessionReference as exc:
+        _fail(str(exc), EXIT_USAGE)
+    except SessionNotFound as exc:
+        _fail(str(exc))
+    try:
+        pipeline = load_checkpoint(folder)
+    except CheckpointError as exc:
+        _fail(str(exc))
+    if pipeline.intent is None:
+        _fail(f"{folder.name} was never composed past its prompt; resume it first.")
+    return folder, pipeline
+
+
+def _writing(step: Any) -> Any:
+    try:
+        return step()
+    except WriteFailed as exc:
+        _fail(f"{exc}; free some space or check the folder's permissions, then try again.")
+    except AlternativesError as exc:
+        _fail(str(exc), EXIT_USAGE)
+
+
+def _variant_index(pick: str, labels: list[str]) -> int:
+    if pick.upper() in labels:
+        return labels.index(pick.upper())
+    if pick.isdigit() and 1 <= int(pick) <= len(labels):
+        return int(pick) - 1
+    _fail(f"--select {pick}: choose one of {', '.join(labels)} (or 1-{len(labels)}).", EXIT_USAGE)
+
+
+def _print_change(result: ModifySongResult) -> None:
+    click.echo(result.summary)
+    if result.status == "applied":
+        click.echo(f"Cost: {result.cost}.")
+        if result.preserved_components:
+            click.echo(f"Kept: {', '.join(result.preserved_components)}.")
+        for name in result.updated_files:
+            click.echo(f"  updated {name}")
+
+
+def _print_replay(result: UndoResult, as_json: bool) -> None:
+    if as_json:
+        click.echo(
+            result.model_dump_json(by_alias=True, indent=2, exclude={"pipeline", "song_state"})
+        )
+        return
+    click.echo(result.summary)
+    for name in result.updated_files:
+        click.echo(f"  updated {name}")
+
+
+def _fail(message: str, code: int = EXIT_FAILURE) -> NoReturn:
+    click.echo(message, err=True)
+    sys.exit(code)

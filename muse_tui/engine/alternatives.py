@@ -1,0 +1,351 @@
+"""A/B alternatives for one element of the song: generated, scored, ranked, cached, picked.
+
+Variant A is what the song has now (in a later batch: the default with the
+dials raised), B lifts the creativity dials by 0.15, C changes the structure
+(progression root motion, walking vs syncopated bass, another drum family…),
+D combines B and C, E borrows another genre's influence. No two variants are
+the same take: a near-duplicate is generated again with the dials raised until
+it differs. Sets live in `ComposerPipeline.alternatives`, so they survive a
+checkpoint and a resume without being generated again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from muse_tui.compose.seeding import derive_rng
+from muse_tui.compose.takes import Take, with_take
+from muse_tui.compose.variation import (
+    content_hash,
+    intent_changes,
+    song_changes,
+    unpacked_regions,
+)
+from muse_tui.contracts import (
+    Alternative,
+    AlternativeElement,
+    AlternativeSet,
+    Arrangement,
+    ArrangementElement,
+    ComposerPipeline,
+    EffectChain,
+    EffectChainElement,
+    EnrichedProgression,
+    Note,
+    PresetElement,
+    PresetReference,
+    ProgressionElement,
+    Region,
+    Track,
+    TrackElement,
+    new_id,
+)
+from muse_tui.contracts.editing import AlternativesResult, ModifySongResult
+from muse_tui.store.checkpoint import write_checkpoint
+
+from .editing import commit, utc_now, write_changed_files
+from .regenerate import Draft, assemble, blast_radius, plan_targets, regenerate, track_label
+from .variants import VARIANT_MAKERS, Candidate, Slot, element_content
+
+Clock = Callable[[], datetime]
+LABELS = "ABCDE"
+BATCH_LIFT = 0.2  # "try something different" past the last variant: a new batch, dials up
+MAX_ATTEMPTS = 4  # retries, each with the dials (and then the density) moved further
+
+
+class AlternativesError(ValueError):
+    """An element that has no alternatives (no such track, nothing to vary yet)."""
+
+
+def element_for(pipeline: ComposerPipeline, spec: str) -> AlternativeElement:
+    """`progression`, `arrangement`, `track:ROLE`, `preset:ROLE` or `effects:ROLE` as an element."""
+    kind, _, role = spec.partition(":")
+    if kind in ("progression", "arrangement") and not role:
+        return ProgressionElement() if kind == "progression" else ArrangementElement()
+    track = pipeline.song_state.track(role) if role else None
+    if track is None:
+        have = ", ".join(t.role for t in pipeline.song_state.tracks) or "none"
+        raise AlternativesError(f"there is no {role or 'track'} to vary (tracks: {have}).")
+    if kind == "track":
+        return TrackElement(track_id=track.id, role=track.role)
+    if kind == "preset":
+        return PresetElement(track_id=track.id)
+    if kind in ("effects", "effect_chain"):
+        return EffectChainElement(track_id=track.id)
+    raise AlternativesError(
+        f"{spec!r} is not an element: use progression, arrangement, track:ROLE…"
+    )
+
+
+def generate_alternatives(
+    pipeline: ComposerPipeline,
+    element: AlternativeElement,
+    count: int = 3,
+    *,
+    batch: int = 0,
+    session_dir: Path | None = None,
+    clock: Clock = utc_now,
+) -> AlternativesResult:
+    """Variants of one element, best first; a cached set still matching the song is reused."""
+    count = max(2, min(5, count))
+    cached = _cached(pipeline, element)
+    if cached is not None and batch == 0 and len(cached.variants) >= count:
+        return AlternativesResult(
+            alternative_set=cached,
+            pipeline=pipeline,
+            comparison_text=comparison_text(cached),
+            reused=True,
+        )
+    make = VARIANT_MAKERS[element.type]
+    lift = BATCH_LIFT * batch
+    candidates: list[Candidate] = []
+    for slot in range(count):
+        found = _distinct(
+            lambda attempt, slot=slot: make(pipeline, element, Slot(slot, lift, attempt, batch)),
+            candidates,
+        )
+        if found is not None:
+            candidates.append(found)
+    if not candidates:
+        raise AlternativesError("there is nothing to vary here yet.")
+    variants = [
+        Alternative(
+            label=LABELS[i],
+            description=c.description,
+            data=c.data,
+            score=c.score,
+            parameter_delta=c.delta,
+            content_hash=c.hash,
+        )
+        for i, c in enumerate(candidates)
+    ]
+    current = content_hash(element_content(pipeline, element))
+    variants.sort(key=lambda v: (-v.score, v.label))
+    in_use = next((i for i, v in enumerate(variants) if v.content_hash == current), 0)
+    seed = pipeline.song_state.seed
+    alt_set = AlternativeSet(
+        id=new_id(
+            derive_rng(seed, "alternatives", len(pipeline.alternatives), element.type, batch)
+        ),
+        element=element,
+        variants=variants,
+        selected_index=in_use,
+        generated_at=clock().isoformat(),
+        batch=batch,
+    )
+    kept = [s for s in pipeline.alternatives if not (s.element == element and s.batch == batch)]
+    updated = pipeline.model_copy(update={"alternatives": [*kept, alt_set]})
+    if session_dir is not None:
+        write_checkpoint(session_dir, updated)
+    return AlternativesResult(
+        alternative_set=alt_set, pipeline=updated, comparison_text=comparison_text(alt_set)
+    )
+
+
+def select_alternative(
+    pipeline: ComposerPipeline,
+    set_id: str,
+    index: int,
+    *,
+    session_dir: Path | None = None,
+    clock: Clock = utc_now,
+) -> ModifySongResult:
+    """Put one variant in the song: downstream parts regenerate, history records it."""
+    alt_set = next((s for s in pipeline.alternatives if s.id == set_id), None)
+    if alt_set is None:
+        raise AlternativesError("that set of alternatives is gone; generate new ones.")
+    if not 0 <= index < len(alt_set.variants):
+        raise AlternativesError(
+            f"there are {len(alt_set.variants)} variants, no number {index + 1}."
+        )
+    variant = alt_set.variants[index]
+    draft = Draft.of(pipeline, clock)
+    what = _put(draft, alt_set.element, variant)
+    targets = plan_targets(draft, blast_radius(draft.triggers))
+    regenerate(draft, targets)
+    chosen = alt_set.model_copy(update={"selected_index": index})
+    sets = [chosen if s.id == set_id else s for s in pipeline.alternatives]
+    base = pipeline.model_copy(update={"alternatives": sets})
+    changes = song_changes(pipeline.song_state, draft.song) + intent_changes(
+        pipeline.intent, draft.intent
+    )
+    text = f"Use option {variant.label} for {what}"
+    regenerated = [*draft.touched, *targets.labels]
+    if not changes:
+        if session_dir is not None:
+            write_checkpoint(session_dir, base)
+        return ModifySongResult(
+            status="no_change",
+            song_state=base.song_state,
+            pipeline=base,
+            summary=f"Option {variant.label} is what {what} already plays.",
+        )
+    cost = "moderate" if targets.parts or draft.parts else "cheap"
+    updated, entry = commit(
+        base, draft, text, changes, regenerated, cost, agent="alternatives", clock=clock
+    )
+    files = write_changed_files(session_dir, updated, changes) if session_dir else []
+    return ModifySongResult(
+        status="applied",
+        song_state=updated.song_state,
+        pipeline=updated,
+        regenerated_components=regenerated,
+        updated_files=files,
+        cost=cost,
+        summary=f"{text}: {variant.description}.",
+        history_entry=entry,
+    )
+
+
+async def try_something_different(
+    pipeline: ComposerPipeline, *, session_dir: Path | None = None, clock: Clock = utc_now
+) -> ModifySongResult:
+    """The next variant of the latest set; past the last, a new batch with the dials raised."""
+    if not pipeline.alternatives:
+        made = generate_alternatives(
+            pipeline, ProgressionElement(), session_dir=session_dir, clock=clock
+        )
+        pipeline, alt_set = made.pipeline, made.alternative_set
+    else:
+        alt_set = pipeline.alternatives[-1]
+    following = alt_set.selected_index + 1
+    if following >= len(alt_set.variants):
+        made = generate_alternatives(
+            pipeline,
+            alt_set.element,
+            len(alt_set.variants),
+            batch=alt_set.batch + 1,
+            session_dir=session_dir,
+            clock=clock,
+        )
+        pipeline, alt_set, following = made.pipeline, made.alternative_set, 0
+    return select_alternative(pipeline, alt_set.id, following, session_dir=session_dir, clock=clock)
+
+
+def comparison_text(alt_set: AlternativeSet) -> str:
+    """The variants as a producer reads them: label, score, how each differs."""
+    lines = []
+    for i, v in enumerate(alt_set.variants):
+        mark = " (in use)" if i == alt_set.selected_index else ""
+        lines.append(f"Option {v.label} (score {v.score:.2f}){mark}: {v.description}")
+    return "\n".join(lines)
+
+
+def variant_tracks(pipeline: ComposerPipeline, alt_set: AlternativeSet, index: int) -> list[Track]:
+    """The tracks that would sound different with this variant in place, for auditioning."""
+    draft = Draft.of(pipeline, utc_now)
+    _put(draft, alt_set.element, alt_set.variants[index])
+    regenerate(draft, plan_targets(draft, blast_radius(draft.triggers)))
+    before = {t.id: t for t in pipeline.song_state.tracks}
+    return [t for t in draft.song.tracks if before.get(t.id) != t]
+
+
+def variant_notes(pipeline: ComposerPipeline, alt_set: AlternativeSet, index: int) -> list[Note]:
+    """What to draw in a variant's mini piano roll: its part, or its chords held, or nothing."""
+    variant = alt_set.variants[index]
+    element = alt_set.element
+    if isinstance(element, TrackElement):
+        return [n for r in unpacked_regions(variant.data) for n in _placed(r)]
+    if isinstance(element, ProgressionElement):
+        progression = EnrichedProgression.model_validate(variant.data)
+        notes, beat = [], 0.0
+        for chord in progression.chords:
+            notes += [
+                Note(pitch=p, velocity=80, start_beat=beat, duration_beats=chord.beats)
+                for p in chord.voicing
+            ]
+            beat += chord.beats
+        return notes
+    return []
+
+
+def _placed(region: Region) -> list[Note]:
+    """A region's notes in song time."""
+    return [
+        n.model_copy(update={"start_beat": region.start_beat + n.start_beat}) for n in region.notes
+    ]
+
+
+def _put(draft: Draft, element: AlternativeElement, variant: Alternative) -> str:
+    """Place a variant in the draft; returns what it is for ("the bass")."""
+    song = draft.song
+    if isinstance(element, ProgressionElement):
+        progression = EnrichedProgression.model_validate(variant.data)
+        draft.song = song.model_copy(update={"progression": progression})
+        draft.triggers.append(("progression", None))
+        draft.handled.add("progression")
+        draft.touch("progression", "moderate")
+        return "the progression"
+    if isinstance(element, ArrangementElement):
+        arrangement = Arrangement.model_validate(variant.data)
+        draft.song = song.model_copy(update={"arrangement": arrangement})
+        draft.triggers += [("arrangement", None), ("energy", None)]
+        draft.handled.add("arrangement")
+        draft.parts = [t.id for t in song.tracks if not t.frozen]  # parts follow the new sections
+        draft.touch("arrangement", "moderate")
+        return "the arrangement"
+    index = next((i for i, t in enumerate(song.tracks) if t.id == element.track_id), None)
+    if index is None:
+        raise AlternativesError("that track is no longer in the song.")
+    track, tracks = song.tracks[index], list(song.tracks)
+    label = track_label(song, track.id)
+    if isinstance(element, TrackElement):
+        take = (
+            Take(track.role, **variant.parameter_delta)
+            if variant.parameter_delta
+            else Take(track.role)
+        )  # type: ignore[arg-type]
+        constraints = with_take(draft.intent.constraints, take)
+        draft.intent = draft.intent.model_copy(update={"constraints": constraints})
+        tracks[index] = track.model_copy(update={"regions": unpacked_regions(variant.data)})
+        draft.touch(label, "moderate")
+    elif isinstance(element, PresetElement):
+        preset = PresetReference.model_validate(variant.data)
+        update: dict[str, object] = {"preset": preset}
+        if track.is_drums and preset.gm_drum_kit is not None:
+            update["drum_kit"] = preset.gm_drum_kit
+        elif not track.is_drums and preset.gm_program is not None:
+            update["program"] = preset.gm_program
+        tracks[index] = track.model_copy(update=update)
+        draft.triggers.append(("preset", track.id))
+        draft.touch(f"preset:{label}", "cheap")
+    else:
+        tracks[index] = track.model_copy(
+            update={"effect_chain": EffectChain.model_validate(variant.data)}
+        )
+        draft.touch(f"effects:{label}", "cheap")
+    draft.song = song.model_copy(update={"tracks": tracks})
+    if isinstance(element, TrackElement):
+        assemble(draft, [track.id])
+    return f"the {label}" + (
+        "'s sound"
+        if isinstance(element, PresetElement)
+        else "'s effects"
+        if isinstance(element, EffectChainElement)
+        else ""
+    )
+
+
+def _cached(pipeline: ComposerPipeline, element: AlternativeElement) -> AlternativeSet | None:
+    """The latest set for this element, if the song still plays one of its variants."""
+    current = content_hash(element_content(pipeline, element))
+    for alt_set in reversed(pipeline.alternatives):
+        if alt_set.element == element:
+            return alt_set if any(v.content_hash == current for v in alt_set.variants) else None
+    return None
+
+
+def _distinct(make: Callable[[int], Candidate | None], taken: list[Candidate]) -> Candidate | None:
+    """A candidate unlike those taken; each retry raises the dials a little more."""
+    last = None
+    for attempt in range(MAX_ATTEMPTS):
+        candidate = make(attempt)
+        if candidate is None:
+            return None
+        if all(candidate.hash != t.hash for t in taken):
+            last = candidate
+            if all(candidate.distance_to(t) >= candidate.minimum for t in taken):
+                return candidate
+    return last

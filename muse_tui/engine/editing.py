@@ -1,0 +1,428 @@
+"""Change requests on a finished song: blast radius, partial re-execution, history, undo, redo.
+
+`modify` reads the request, makes the direct edits, follows the sensitivity map
+two levels out, regenerates only what it reaches (S2–S6, through the registry's
+stage adapters), records every atomic change, and rewrites only the files whose
+content moved. A component frozen by the producer or approved at a gate is kept
+when it is reached only at the second level. Expensive changes (key, tempo,
+genre) ask the `ApprovalGate` first, saying what will be regenerated and what stays.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from muse_tui.compose.edits import EditError
+from muse_tui.compose.parts import summarize_part
+from muse_tui.compose.requests import parse_request
+from muse_tui.compose.seeding import derive_rng
+from muse_tui.compose.variation import applied, intent_changes, song_changes
+from muse_tui.contracts import (
+    Ambiguity,
+    ArrangementOutput,
+    Change,
+    ComposerPipeline,
+    Cost,
+    HarmonyOutput,
+    HistoryEntry,
+    ModificationRequest,
+    PartsOutput,
+    PresetAssignment,
+    SensitivityMap,
+    SongState,
+    SoundsOutput,
+    StageRecord,
+    TrackGenerationResult,
+    new_id,
+)
+from muse_tui.contracts.editing import ModifySongResult, UndoResult
+from muse_tui.store.atomic import write_atomic
+from muse_tui.store.checkpoint import write_checkpoint
+from muse_tui.store.manifest import record_run_in_manifest
+from muse_tui.store.progression_file import write_progression
+from muse_tui.store.session_writer import write_session
+from muse_tui.store.sessions import inside_session
+from muse_tui.store.smf import (
+    FULL_ARRANGEMENT,
+    MIDI_DIR,
+    midi_bytes,
+    midi_file_names,
+    song_to_midifile,
+    track_to_midifile,
+)
+
+from .edit_actions import apply_edit
+from .protocols import ApprovalGate, AutoApprove
+from .regenerate import (
+    COST_ORDER,
+    Draft,
+    Reach,
+    blast_radius,
+    component_labels,
+    listed,
+    plan_targets,
+    regenerate,
+)
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+async def modify(
+    pipeline: ComposerPipeline,
+    text: str,
+    *,
+    session_dir: Path | None = None,
+    gate: ApprovalGate | None = None,
+    clock: Clock = utc_now,
+    sensitivity: SensitivityMap | None = None,
+) -> ModifySongResult:
+    """Carry out a change request on the session's song; praise and questions change nothing.
+
+    "undo"/"redo" and "try something different" are understood too. Files are
+    rewritten only when `session_dir` is given.
+    """
+    request = parse_request(text)
+    if request.kind in ("undo", "redo"):
+        step = undo if request.kind == "undo" else redo
+        done = step(pipeline, request.steps, session_dir=session_dir)
+        return _from_undo(done)
+    if request.kind == "try_again":
+        from .alternatives import try_something_different  # alternatives build on this module
+
+        return await try_something_different(pipeline, session_dir=session_dir, clock=clock)
+    if request.kind != "change":
+        return _unchanged(pipeline, request.kind, text)
+
+    try:
+        draft = Draft.of(pipeline, clock)
+        for edit in request.edits:
+            apply_edit(draft, edit)
+    except EditError as exc:
+        return _unchanged(pipeline, "no_change", text, str(exc))
+    reaches = blast_radius(draft.triggers, sensitivity)
+    targets = plan_targets(draft, reaches)
+    cost = max([draft.cost, *targets.costs], key=COST_ORDER.__getitem__)
+    regenerated = [*draft.touched, *targets.labels]
+    kept = [c for c in component_labels(draft.song) if c not in regenerated]
+    modification = _modification(pipeline, request.text, draft, reaches, cost)
+    if cost == "expensive" and not await _confirmed(gate, draft, regenerated, kept):
+        return ModifySongResult(
+            status="declined",
+            song_state=pipeline.song_state,
+            pipeline=pipeline,
+            request=modification,
+            preserved_components=component_labels(pipeline.song_state),
+            cost=cost,
+            summary="Left as it was.",
+        )
+    regenerate(draft, targets)
+    changes = song_changes(pipeline.song_state, draft.song)
+    changes += intent_changes(pipeline.intent, draft.intent)
+    if not changes:
+        return _unchanged(pipeline, "no_change", text, "That is how it already is.")
+    updated, entry = commit(pipeline, draft, text, changes, regenerated, cost, clock=clock)
+    files = write_changed_files(session_dir, updated, changes) if session_dir else []
+    summary = f"{' '.join(draft.sentences)} {_regenerated_sentence(regenerated, kept)}".strip()
+    return ModifySongResult(
+        status="applied",
+        song_state=updated.song_state,
+        pipeline=updated,
+        request=modification,
+        regenerated_components=regenerated,
+        preserved_components=kept,
+        updated_files=files,
+        cost=cost,
+        summary=summary,
+        history_entry=entry,
+    )
+
+
+def commit(
+    pipeline: ComposerPipeline,
+    draft: Draft,
+    text: str,
+    changes: list[Change],
+    regenerated: list[str],
+    cost: Cost,
+    *,
+    agent: str = "modify",
+    clock: Clock = utc_now,
+) -> tuple[ComposerPipeline, HistoryEntry]:
+    """The pipeline with the draft's song and intent, and the history entry that records it."""
+    history = pipeline.song_state.history
+    stamp = clock().isoformat()
+    entry = HistoryEntry(
+        id=new_id(derive_rng(draft.song.seed, "history", len(history))),
+        timestamp=stamp,
+        user_text=text,
+        agent=agent,
+        changes=changes,
+        regenerated=regenerated,
+        cost=cost,
+    )
+    song = draft.song.model_copy(update={"history": [*history, entry]})
+    updated = pipeline.model_copy(
+        update={
+            "song_state": song,
+            "intent": draft.intent,
+            "stages": synced_stages(pipeline, song, text),
+            "updated_at": stamp,
+        }
+    )
+    return updated, entry
+
+
+def undo(
+    pipeline: ComposerPipeline, steps: int = 1, *, session_dir: Path | None = None
+) -> UndoResult:
+    """Revert the last `steps` changes, newest first; their entries stay, marked undone."""
+    history = list(pipeline.song_state.history)
+    active = [i for i, e in enumerate(history) if not e.undone]
+    chosen = list(reversed(active[-max(1, steps) :]))
+    return _replay(pipeline, history, chosen, undoing=True, session_dir=session_dir)
+
+
+def redo(
+    pipeline: ComposerPipeline, steps: int = 1, *, session_dir: Path | None = None
+) -> UndoResult:
+    """Re-apply undone changes, oldest first (only those no newer change has replaced)."""
+    history = list(pipeline.song_state.history)
+    trailing: list[int] = []
+    for i in range(len(history) - 1, -1, -1):
+        if not history[i].undone:
+            break
+        trailing.insert(0, i)
+    chosen = trailing[: max(1, steps)]
+    return _replay(pipeline, history, chosen, undoing=False, session_dir=session_dir)
+
+
+def _replay(
+    pipeline: ComposerPipeline,
+    history: list[HistoryEntry],
+    chosen: list[int],
+    *,
+    undoing: bool,
+    session_dir: Path | None,
+) -> UndoResult:
+    if not chosen:
+        what = "undo" if undoing else "redo"
+        return UndoResult(
+            status="nothing",
+            song_state=pipeline.song_state,
+            pipeline=pipeline,
+            summary=f"Nothing to {what}.",
+        )
+    song, intent = pipeline.song_state, pipeline.intent
+    changes: list[Change] = []
+    for i in chosen:
+        song, intent = applied(song, intent, history[i].changes, undo=undoing)
+        history[i] = history[i].model_copy(update={"undone": undoing})
+        changes += history[i].changes
+    song = song.model_copy(update={"history": history})
+    text = "undo" if undoing else "redo"
+    updated = pipeline.model_copy(
+        update={
+            "song_state": song,
+            "intent": intent,
+            "stages": synced_stages(pipeline, song, text),
+        }
+    )
+    files = write_changed_files(session_dir, updated, changes) if session_dir else []
+    entries = [history[i] for i in chosen]
+    regenerated = list(dict.fromkeys(c for e in entries for c in e.regenerated))
+    said = "; ".join(f"“{e.user_text}”" for e in entries)
+    verb = "Undid" if undoing else "Redid"
+    return UndoResult(
+        status="undone" if undoing else "redone",
+        song_state=song,
+        pipeline=updated,
+        entries=entries,
+        regenerated_components=regenerated,
+        updated_files=files,
+        summary=f"{verb} {said}.",
+    )
+
+
+async def _confirmed(
+    gate: ApprovalGate | None, draft: Draft, regenerated: list[str], kept: list[str]
+) -> bool:
+    what = draft.expensive_subject or "this"
+    parts = [c for c in regenerated if ":" not in c]
+    stays = [c for c in kept if c != "arrangement"] or kept
+    redone = listed(["the " + parts[0], *parts[1:]]) if parts else "the sounds"
+    sentence = f"{what[0].upper()}{what[1:]} will regenerate {redone}."
+    if stays:
+        kept_text = listed(stays)
+        verb = "stays" if len(stays) == 1 else "stay"
+        sentence += f" {kept_text[0].upper()}{kept_text[1:]} {verb}."
+    question = Ambiguity(
+        field="confirm_change",
+        reason=f"{sentence} Proceed?",
+        options=["yes", "no"],
+        default_value="yes",
+        severity="blocking",
+    )
+    answer = await (gate or AutoApprove()).ask(question)
+    return answer is not None and answer.strip().lower() in ("yes", "y", "ok", "proceed")
+
+
+def _modification(
+    pipeline: ComposerPipeline, text: str, draft: Draft, reaches: list[Reach], cost: Cost
+) -> ModificationRequest:
+    seed = pipeline.song_state.seed
+    return ModificationRequest(
+        id=new_id(derive_rng(seed, "request", len(pipeline.song_state.history), text)),
+        user_text=text,
+        targets=draft.aims,
+        blast_radius=list(dict.fromkeys(r.component for r in reaches)),
+        estimated_cost=cost,
+        confirmation_required=cost == "expensive",
+    )
+
+
+def _regenerated_sentence(regenerated: list[str], kept: list[str]) -> str:
+    parts = [c for c in regenerated if ":" not in c]
+    if not parts:
+        return (
+            "No MIDI regenerated."
+            if any(c.startswith("effects:") or c.startswith("preset:") for c in regenerated)
+            else ""
+        )
+    kept_parts = [c for c in kept if c not in ("progression", "arrangement")]
+    tail = f"; kept {listed(kept_parts)}" if kept_parts else ""
+    return f"Regenerated {listed(parts)}{tail}."
+
+
+def _unchanged(
+    pipeline: ComposerPipeline, kind: str, text: str, why: str | None = None
+) -> ModifySongResult:
+    replies = {
+        "praise": "Glad it works. Nothing changed.",
+        "question": "That sounds like a question, so nothing changed.",
+        "unclear": "I could not tell what to change; try “make the bass simpler” "
+        "or “3rd chord darker”.",
+    }
+    status = "not_understood" if kind == "unclear" else "no_change"
+    return ModifySongResult(
+        status=status,
+        song_state=pipeline.song_state,
+        pipeline=pipeline,
+        preserved_components=component_labels(pipeline.song_state),
+        summary=why or replies.get(kind, "Nothing changed."),
+    )
+
+
+def _from_undo(done: UndoResult) -> ModifySongResult:
+    return ModifySongResult(
+        status=done.status if done.status != "nothing" else "no_change",
+        song_state=done.song_state,
+        pipeline=done.pipeline,
+        regenerated_components=done.regenerated_components,
+        updated_files=done.updated_files,
+        summary=done.summary,
+    )
+
+
+# ── the pipeline's records and the files ────────────────────────────────────
+def synced_stages(pipeline: ComposerPipeline, song: SongState, text: str) -> dict[int, StageRecord]:
+    """Stage records whose outputs show the edited song (the notes and the TUI read them)."""
+    stages = dict(pipeline.stages)
+
+    def with_output(stage: int, output: object) -> None:
+        if stage in stages:
+            stages[stage] = stages[stage].model_copy(update={"output": output})
+
+    out2 = stages[2].output if 2 in stages else None
+    if isinstance(out2, HarmonyOutput) and song.progression is not None:
+        with_output(2, out2.model_copy(update={"progression": song.progression}))
+    if (
+        isinstance(stages[3].output if 3 in stages else None, ArrangementOutput)
+        and song.arrangement
+    ):
+        with_output(3, ArrangementOutput(arrangement=song.arrangement))
+    out4 = stages[4].output if 4 in stages else None
+    if isinstance(out4, PartsOutput):
+        before = {r.track_id: r for r in out4.tracks}
+        unchanged = {t.id for t in pipeline.song_state.tracks if t in song.tracks}
+        results = []
+        for track in song.tracks:
+            old = before.get(track.id)
+            if old is not None and track.id in unchanged:
+                results.append(old)  # summarising a part is costly; only changed ones are redone
+                continue
+            pattern = summarize_part(track, song.beats_per_bar)
+            fresh = TrackGenerationResult(track_id=track.id, role=track.role, pattern=pattern)
+            results.append(old.model_copy(update={"pattern": pattern}) if old else fresh)
+        with_output(4, PartsOutput(tracks=results))
+    out5 = stages[5].output if 5 in stages else None
+    if isinstance(out5, SoundsOutput):
+        chosen = {a.track_id: a for a in out5.presets}
+        presets = []
+        for track in song.tracks:
+            old = chosen.get(track.id)
+            if track.preset is None:
+                continue
+            if old is not None and old.preset == track.preset:
+                presets.append(old)
+            else:
+                why = f"Chosen in the studio: “{text}”." if text else "Chosen in the studio."
+                presets.append(
+                    PresetAssignment(
+                        track_id=track.id, preset=track.preset, confidence=1.0, reasoning=why
+                    )
+                )
+        chains = [t.effect_chain for t in song.tracks if t.effect_chain]
+        chains += [b.effect_chain for b in song.buses if b.effect_chain]
+        with_output(5, SoundsOutput(presets=presets, effect_chains=chains))
+    return stages
+
+
+_WHOLE_SESSION = re.compile(
+    r"^(tempo|key|mode|timeSignature|arrangement|genre|title|buses|tracks$|tracks\[\d+\]\.(preset|effectChain))"
+)
+_ONE_TRACK = re.compile(r"^tracks\[(\d+)\]\.(regions|program|drumKit|volume|pan|channel|name)")
+
+
+def write_changed_files(
+    session_dir: Path, pipeline: ComposerPipeline, changes: list[Change]
+) -> list[str]:
+    """Rewrite what the changes reach, through the store writers; the files whose bytes moved."""
+    before = _fingerprints(session_dir)
+    paths = [c.path for c in changes]
+    song = pipeline.song_state
+    if any(_WHOLE_SESSION.match(p) for p in paths):
+        write_session(session_dir, pipeline)
+    else:
+        write_checkpoint(session_dir, pipeline)
+        if any(p.startswith("progression") for p in paths) and song.progression:
+            write_progression(session_dir, song.progression, song.title or None)
+        touched = {int(m.group(1)) for p in paths if (m := _ONE_TRACK.match(p))}
+        if touched:
+            names = midi_file_names(song.tracks)
+            for i in sorted(touched):
+                track = song.tracks[i]
+                data = midi_bytes(track_to_midifile(song, track))
+                write_atomic(inside_session(session_dir, names[track.id]), data)
+            full = f"{MIDI_DIR}/{FULL_ARRANGEMENT}.mid"
+            write_atomic(inside_session(session_dir, full), midi_bytes(song_to_midifile(song)))
+        record_run_in_manifest(session_dir, pipeline)
+    after = _fingerprints(session_dir)
+    return sorted(p for p, digest in after.items() if before.get(p) != digest)
+
+
+def _fingerprints(session_dir: Path) -> dict[str, str]:
+    found = {}
+    for path in session_dir.rglob("*"):
+        if path.is_file() and not path.name.endswith((".bak", ".tmp")):
+            found[path.relative_to(session_dir).as_posix()] = hashlib.sha1(
+                path.read_bytes()
+            ).hexdigest()
+    return found
