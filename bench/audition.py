@@ -1,0 +1,441 @@
+"""Bench the audition player: onset error through a JACK loopback, idle and with a busy main thread.
+
+Plays 2,000 note events (1,000 notes, 6–14 ms apart) and prints the onset error
+(send or arrival time minus scheduled time, after removing the constant offset)
+as median and p99 of its size, with the main thread idle, rendering a Textual
+app at 60 fps, and burning CPU in pure Python, for three players: `Player` on a
+thread of the main process, `PlayerProcess` at normal priority, and
+`PlayerProcess` as the studio runs it (real-time priority where the OS allows).
+"JACK alone" is a spin loop sending the same schedule: the floor this machine
+and JACK allow.
+
+"at the port" is when the player handed each message to the port (the
+scheduler's own error); "arrived" is when a recorder in another process saw it
+(scheduler + JACK). JACK delivers MIDI once per period, so arrivals are
+quantised to it: the bench starts a private JACK server with a 64-frame period
+(1.3 ms) unless told otherwise. It also prints the player's CPU while playing
+and while idle (for the process: the whole child, JACK client thread included).
+
+Run: `.venv/bin/python bench/audition.py [--events 2000] [--period 64] [--server NAME]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import json
+import multiprocessing as mp
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from muse_tui.audition import Player, PlayerControls, PlayerProcess, open_output
+from muse_tui.audition.priority import keep_time_first
+from muse_tui.contracts import Note, Region, SongState, Track, new_id
+
+TEMPO = 600.0  # 0.1 s a beat
+Message = tuple[int, ...]
+Stamped = tuple[float, Message]
+MEDIAN_TARGET_MS, P99_TARGET_MS, IDLE_CPU_TARGET = 0.5, 2.0, 1.0
+
+
+def _priority_granted() -> str:
+    """What `realtime=True` gets on this machine (tried on a throwaway thread)."""
+    got: list[str] = []
+    probe = threading.Thread(target=lambda: got.append(keep_time_first()))
+    probe.start()
+    probe.join()
+    return got[0]
+
+
+PRIORITY = _priority_granted()
+
+
+# ── the recorder, in its own process so a busy bench cannot delay its stamps ──
+
+
+def _record(conn: Connection, client: str) -> None:
+    import rtmidi
+
+    # Threads inherit the policy: libjack's process thread, which stamps, runs first too.
+    keep_time_first()
+    arrived: list[tuple[float, tuple[int, ...]]] = []
+    midi_in = rtmidi.MidiIn(rtmidi.API_UNIX_JACK, name=client)
+    midi_in.set_callback(
+        lambda event, _=None: arrived.append((time.perf_counter(), tuple(event[0])))
+    )
+    midi_in.open_virtual_port("in")
+    conn.send("ready")
+    while True:
+        command = conn.recv()
+        if command == "count":
+            conn.send(len(arrived))
+        elif command == "take":
+            conn.send(list(arrived))
+            arrived.clear()
+        else:
+            break
+    midi_in.close_port()
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.client = f"bench-rx-{os.getpid()}"
+        self.conn, child = mp.Pipe()
+        self.process = mp.get_context("spawn").Process(target=_record, args=(child, self.client))
+        self.process.start()
+        assert self.conn.recv() == "ready"
+
+    @property
+    def port_name(self) -> str:
+        return f"{self.client}:in"
+
+    def take(self, expected: int, timeout: float = 3.0) -> list[Stamped]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.conn.send("count")
+            if self.conn.recv() >= expected:
+                break
+            time.sleep(0.05)
+        time.sleep(0.1)
+        self.conn.send("take")
+        return self.conn.recv()
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):  # it may be gone already
+            self.conn.send("quit")
+        self.process.join(5)
+        if self.process.is_alive():
+            self.process.kill()
+
+
+# ── the song and the measurements ───────────────────────────────────────────
+
+
+def bench_song(events: int, seed: int = 7) -> tuple[SongState, list[tuple[float, Message]]]:
+    """`events` note-ons and -offs, never two at once: the song and its (beat, bytes) schedule."""
+    rng = random.Random(seed)
+    notes, beat = [], 1.0
+    for i in range(events // 2):
+        notes.append(Note(pitch=i % 128, velocity=90, start_beat=beat, duration_beats=0.05))
+        beat += rng.uniform(0.06, 0.14)
+    region = Region(id=new_id(), name="bench", start_beat=0, length_beats=beat + 1, notes=notes)
+    track = Track(id=new_id(), name="Keys", role="keys", channel=0, regions=[region])
+    schedule = [(n.start_beat, (0x90, n.pitch, 90)) for n in notes]
+    schedule += [(n.end_beat, (0x80, n.pitch, 0)) for n in notes]
+    return SongState(tempo=400, tracks=[track]), sorted(schedule)
+
+
+def onset_errors_ms(
+    schedule: Sequence[tuple[float, Message]], stamped: Sequence[Stamped]
+) -> tuple[float, float, int]:
+    """Median and p99 of |error − median error| in ms (error = stamp − scheduled), and misses.
+
+    Matches stamps to the schedule in order, skipping scheduled events that never
+    showed up (a non-realtime JACK server drops one now and then).
+    """
+    errors, i = [], 0
+    for t, message in stamped:
+        j = i
+        while j < len(schedule) and j - i < 64 and schedule[j][1] != message:
+            j += 1
+        if j < len(schedule) and schedule[j][1] == message:
+            errors.append(t - schedule[j][0] * 60 / TEMPO)
+            i = j + 1
+    offset = statistics.median(errors)
+    sizes = sorted(abs(e - offset) * 1000 for e in errors)
+    p99 = sizes[min(len(sizes) - 1, int(len(sizes) * 0.99))]
+    return statistics.median(sizes), p99, len(schedule) - len(errors)
+
+
+class Stamping:
+    """The player's port, noting when each message was handed over (to a file, from a child)."""
+
+    def __init__(self, port, log: str | None = None) -> None:  # type: ignore[no-untyped-def]
+        self.port, self.name, self.log = port, port.name, log
+        self.sent: list[Stamped] = []
+
+    def send(self, message) -> None:  # type: ignore[no-untyped-def]
+        self.sent.append((time.perf_counter(), tuple(message)))
+        self.port.send(message)
+
+    def is_present(self) -> bool:
+        return self.port.is_present()
+
+    def close(self) -> None:
+        self.port.close()
+        if self.log is not None:
+            Path(self.log).write_text(json.dumps(self.sent))
+
+
+def open_stamped(name: str, log: str) -> Stamping:
+    """Runs in the player's child process."""
+    return Stamping(open_output(name, client_name="bench-player"), log)
+
+
+def thread_cpu(thread: threading.Thread) -> float:
+    return time.clock_gettime(time.pthread_getcpuclockid(thread.ident))  # type: ignore[arg-type]
+
+
+def process_cpu(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Contender:
+    """A player to bench (with no port when `port_name` is None), its CPU time, what it sent."""
+
+    def __init__(
+        self, in_process: bool, port_name: str | None, folder: Path, realtime: bool
+    ) -> None:
+        self.in_process = in_process
+        self.log = folder / "sent.json"
+        if in_process:
+            opener = port_name and functools.partial(open_stamped, port_name, str(self.log))
+            self.player: Player | PlayerProcess = PlayerProcess(opener or None, realtime=realtime)
+        else:
+            self.port = Stamping(open_output(port_name or "", client_name="bench-player"))
+            self.player = Player(self.port)
+
+    def cpu(self) -> float:
+        if self.in_process:
+            return process_cpu(self.player._process.pid)  # type: ignore[union-attr]
+        return thread_cpu(next(t for t in threading.enumerate() if t.name == "muse-audition"))
+
+    def close(self) -> list[Stamped]:
+        self.player.close()
+        if not self.in_process:
+            return self.port.sent
+        stamps = json.loads(self.log.read_text()) if self.log.exists() else []
+        return [(t, tuple(m)) for t, m in stamps]
+
+
+# ── the cases ───────────────────────────────────────────────────────────────
+
+
+Figures = tuple[float, float, int]  # median ms, p99 ms, events missing
+
+
+def ideal_sender(
+    recorder: Recorder, schedule: list[tuple[float, Message]]
+) -> tuple[Figures, Figures]:
+    port = open_output(recorder.port_name, client_name="bench-spin")
+    origin = time.perf_counter() + 0.2
+    sent = []
+    for beat, message in schedule:
+        due = origin + beat * 60 / TEMPO
+        while time.perf_counter() < due:
+            pass
+        sent.append((time.perf_counter(), message))
+        port.send(message)
+    arrived = recorder.take(len(schedule))
+    port.close()
+    return onset_errors_ms(schedule, sent), onset_errors_ms(schedule, arrived)
+
+
+def play_case(
+    recorder: Recorder,
+    song: SongState,
+    schedule: list[tuple[float, Message]],
+    busy: Callable[[PlayerControls], float],
+    in_process: bool,
+    realtime: bool,
+) -> tuple[Figures, Figures, float, float]:
+    """Play the song while `busy` runs on the main thread; returns the figures and CPU shares."""
+    with tempfile.TemporaryDirectory() as folder:
+        contender = Contender(in_process, recorder.port_name, Path(folder), realtime)
+        player = contender.player
+        player.load(song)
+        player.set_tempo(TEMPO)
+        player.sync(30)
+        cpu0, wall0 = contender.cpu(), time.perf_counter()
+        main_share = busy(player)
+        player_share = (contender.cpu() - cpu0) / (time.perf_counter() - wall0) * 100
+        sent = contender.close()
+    arrived = recorder.take(len(sent))
+    return (
+        onset_errors_ms(schedule, sent),
+        onset_errors_ms(schedule, arrived),
+        player_share,
+        main_share,
+    )
+
+
+def main_idle(player: PlayerControls) -> float:
+    player.play()
+    player.wait_until_stopped(120)
+    return 0.0
+
+
+def main_burning_cpu(player: PlayerControls) -> float:
+    start_cpu, start = time.thread_time(), time.perf_counter()
+    player.play()
+    player.sync(30)
+    while player.playhead.playing:
+        sum(i * i for i in range(2000))
+    return (time.thread_time() - start_cpu) / (time.perf_counter() - start) * 100
+
+
+def main_rendering_textual(player: PlayerControls) -> float:
+    from rich.table import Table
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    class Busy(App[None]):
+        started = False
+
+        def compose(self) -> ComposeResult:
+            yield Static(id="roll")
+
+        def on_mount(self) -> None:
+            player.play()
+            self.set_interval(1 / 60, self.paint)
+
+        def paint(self) -> None:
+            head = player.playhead
+            self.started = self.started or head.playing
+            if self.started and not head.playing:
+                self.exit()
+            table = Table("track", *(f"bar {b}" for b in range(12)))
+            for row in range(36):
+                table.add_row(f"{row}", *(f"{head.song_beat * (row + b):9.3f}" for b in range(12)))
+            self.query_one("#roll", Static).update(table)
+
+    start_cpu, start = time.thread_time(), time.perf_counter()
+    Busy().run(headless=True, size=(200, 50))
+    return (time.thread_time() - start_cpu) / (time.perf_counter() - start) * 100
+
+
+def idle_cpu(in_process: bool, port_name: str | None, seconds: float = 5.0) -> float:
+    """CPU share of the idle player: its thread, or its whole process (with or without a port)."""
+    with tempfile.TemporaryDirectory() as folder:
+        contender = Contender(in_process, port_name, Path(folder), realtime=in_process)
+        contender.player.sync(30)
+        time.sleep(0.5)  # let a new process settle after its imports
+        cpu0 = contender.cpu()
+        time.sleep(seconds)
+        share = (contender.cpu() - cpu0) / seconds * 100
+        contender.close()
+    return share
+
+
+# ── JACK ────────────────────────────────────────────────────────────────────
+
+
+def private_jack(period: int) -> subprocess.Popen[bytes] | None:
+    """Start a JACK server of our own with a small period; None if jackd is missing."""
+    if shutil.which("jackd") is None:
+        return None
+    name = f"muse-bench-{os.getpid()}"
+    env = {**os.environ, "JACK_DEFAULT_SERVER": name}
+    for realtime in (["--realtime"], ["--no-realtime"]):  # real-time where allowed, like a studio
+        server = subprocess.Popen(
+            ["jackd", "-n", name, *realtime, "-d", "dummy", "-r", "48000", "-p", str(period)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(60):
+            if server.poll() is not None:
+                break
+            if subprocess.run(["jack_lsp"], env=env, capture_output=True).returncode == 0:
+                os.environ["JACK_DEFAULT_SERVER"] = name
+                return server
+            time.sleep(0.05)
+        server.terminate()
+        server.wait(10)
+    return None
+
+
+def row(label: str, figures: Figures) -> bool:
+    median, p99, missing = figures
+    ok = median < MEDIAN_TARGET_MS and p99 < P99_TARGET_MS
+    lost = f"   ({missing} never arrived)" if missing else ""
+    verdict = "ok" if ok else "MISSED"
+    print(f"  {label:<12} median {median:6.3f} ms   p99 {p99:7.3f} ms   {verdict}{lost}")
+    return ok
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=2000)
+    parser.add_argument("--period", type=int, default=64, help="frames per JACK period")
+    parser.add_argument("--server", help="use this running JACK server instead of a private one")
+    args = parser.parse_args()
+
+    server = None
+    if args.server:
+        os.environ["JACK_DEFAULT_SERVER"] = args.server
+        where = f"JACK server {args.server!r}"
+    else:
+        server = private_jack(args.period)
+        where = f"a private JACK server ({args.period} frames at 48 kHz)" if server else "JACK"
+    os.environ["MIDO_BACKEND"] = "mido.backends.rtmidi/UNIX_JACK"
+    song, schedule = bench_song(args.events)
+    print(f"audition bench: {len(schedule)} events at {TEMPO:.0f} BPM through {where}")
+    print(f"targets: median < {MEDIAN_TARGET_MS} ms, p99 < {P99_TARGET_MS} ms, idle CPU < 1%")
+    recorder = Recorder()
+    results: list[bool] = []
+    try:
+        at_port, arrived = ideal_sender(recorder, schedule)
+        print("JACK alone (a spin loop sends the schedule):")
+        row("at the port", at_port)
+        row("arrived", arrived)
+        idle_shares = []
+        for in_process, realtime in ((False, False), (True, False), (True, True)):
+            where = "in its own process" if in_process else "on a thread of the main process"
+            print(f"\nPLAYER {where.upper()}" + (f", {PRIORITY} priority" if realtime else ""))
+            for label, busy in (
+                ("main thread idle", main_idle),
+                ("main thread rendering Textual", main_rendering_textual),
+                ("main thread burning CPU", main_burning_cpu),
+            ):
+                sent, got, player_cpu, main_cpu = play_case(
+                    recorder, song, schedule, busy, in_process, realtime
+                )
+                load = f" (at {main_cpu:.0f}% of a core)" if main_cpu else ""
+                print(f"{label}{load}:")
+                ok = row("at the port", sent)
+                if realtime or busy is main_idle:  # the studio: PlayerProcess, real-time
+                    results.append(ok)
+                row("arrived", got)
+                print(f"  player CPU while playing: {player_cpu:.1f}% of a core")
+            if not in_process:
+                idle = idle_cpu(False, recorder.port_name)
+                idle_shares.append(idle)
+                verdict = "ok" if idle < IDLE_CPU_TARGET else "MISSED"
+                print(f"player thread CPU while idle: {idle:.2f}% of a core   {verdict}")
+            elif realtime:
+                idle = idle_cpu(True, None)
+                idle_shares.append(idle)
+                verdict = "ok" if idle < IDLE_CPU_TARGET else "MISSED"
+                print(f"player process CPU while idle: {idle:.2f}% of a core   {verdict}")
+                with_port = idle_cpu(True, recorder.port_name)
+                print(
+                    f"  the same with a JACK port open: {with_port:.2f}% "
+                    "(libjack's client thread wakes once every JACK period)"
+                )
+    finally:
+        recorder.close()
+        if server is not None:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    return 0 if all(results) and max(idle_shares) < IDLE_CPU_TARGET else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

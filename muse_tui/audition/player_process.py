@@ -1,0 +1,188 @@
+"""`PlayerProcess`: the player in a process of its own, so a busy UI thread cannot make it late.
+
+In one process the player thread needs the GIL to wake up, and a main thread
+busy rendering holds it for milliseconds at a time (bench/audition.py shows
+p99 onset errors of 4–15 ms). In a child process the player has its own GIL.
+
+The controls are `PlayerControls`'; commands are pickled to the child, whose
+player publishes every status/transport change back. A listener thread here
+stores them, so `playhead` is computed locally from the last transport (both
+processes read the same system-wide monotonic clock) and never waits.
+
+The port is opened in the child, so it is passed as an `opener`: a picklable
+callable such as `functools.partial(open_output, "IAC")` or `open_virtual_output`.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import functools
+import itertools
+import multiprocessing as mp
+import signal
+import threading
+import time
+import weakref
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any
+
+from muse_tui.audition import commands as cmd
+from muse_tui.audition import port_advice
+from muse_tui.audition.board import Board, Changed, Status
+from muse_tui.audition.clock import Transport
+from muse_tui.audition.controls import PlayerControls
+from muse_tui.audition.player import Player
+from muse_tui.audition.ports import OutputPort, PortError
+
+Opener = Callable[[], OutputPort | None]
+
+
+class PlayerProcess(PlayerControls):
+    """The same player as `Player`, running in a child process (spawned, not a daemon).
+
+    Its player thread asks for real-time scheduling unless `realtime` is False.
+    """
+
+    def __init__(
+        self,
+        opener: Opener | None = None,
+        *,
+        on_change: Changed | None = None,
+        realtime: bool = True,
+    ) -> None:
+        super().__init__(time.perf_counter)  # the child's clock: system-wide, so the same one
+        self._board = Board(Transport(), Status(), on_change)
+        context = mp.get_context("spawn")  # fork would copy this process's threads' locks
+        child_commands, self._commands = context.Pipe(duplex=False)
+        self._updates, child_updates = context.Pipe(duplex=False)
+        self._send_lock = threading.Lock()
+        self._synced: dict[int, threading.Event] = {}
+        self._tokens = itertools.count()
+        self._closed = False
+        self._process = context.Process(
+            target=_serve,
+            args=(opener, child_commands, child_updates, realtime),
+            name="muse-audition",
+            daemon=False,  # a daemon is killed at exit, before it can let its notes go
+        )
+        self._process.start()
+        child_commands.close()
+        child_updates.close()
+        self._listener = threading.Thread(target=self._listen, name="muse-audition-listener")
+        self._listener.daemon = True  # it only relays; the child ends on close or on EOF
+        self._listener.start()
+        self._at_exit = functools.partial(_close_at_exit, weakref.ref(self))
+        atexit.register(self._at_exit)
+
+    def wait_ready(self, timeout: float = 30.0) -> None:
+        """Wait for the child to start and open its port; PortError (its sentence) if it failed."""
+        if not self.sync(timeout):
+            raise PortError("The audition process did not start in time: try playing again.")
+        status = self._board.status
+        if status.state == "error" and status.port_name is None and status.last_error:
+            raise PortError(status.last_error)
+
+    def use_port(self, opener: Opener | None) -> None:
+        """Stop and send to another output, opened in the player process by `opener`."""
+        self._post(("use_port", opener))
+
+    def sync(self, timeout: float = 2.0) -> bool:
+        if self._closed:
+            return True
+        token = next(self._tokens)
+        done = self._synced[token] = threading.Event()
+        self._post(("sync", token))
+        try:
+            return done.wait(timeout)
+        finally:
+            self._synced.pop(token, None)
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Let every note go, close the port, end the child process and wait for it."""
+        if not self._closed:
+            self._post(("close", None))
+            self._closed = True
+            atexit.unregister(self._at_exit)
+        self._process.join(timeout)
+        if self._process.is_alive():  # it stopped answering: do not hang the studio on it
+            self._process.terminate()
+            self._process.join(1.0)
+        self._listener.join(1.0)
+
+    def _send(self, command: cmd.Command) -> None:
+        self._post(("command", command))
+
+    def _post(self, message: tuple[str, Any]) -> None:
+        if self._closed:
+            return
+        with self._send_lock, contextlib.suppress(OSError):  # a dead child shows in `status`
+            self._commands.send(message)
+
+    def _listen(self) -> None:
+        while True:
+            try:
+                kind, *payload = self._updates.recv()
+            except (EOFError, OSError):
+                break
+            if kind == "board":
+                self._board.publish(*payload)
+            elif kind == "synced":
+                event = self._synced.get(payload[0])
+                if event is not None:
+                    event.set()
+        if not self._closed:
+            died = "The audition process stopped unexpectedly: restart playback, and report it."
+            self._board.publish(Status("error", died), Transport())
+        else:
+            self._board.publish(Status("closed", self._board.status.last_error), Transport())
+
+
+def _close_at_exit(player: weakref.ref[PlayerProcess]) -> None:
+    """Close before multiprocessing joins the child at exit, or exit would wait forever."""
+    alive = player()
+    if alive is not None:
+        alive.close()
+
+
+def _serve(
+    opener: Opener | None, commands: Connection, updates: Connection, realtime: bool
+) -> None:
+    """The child process: a `Player` fed from the pipe, publishing back through the other."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the studio's to handle, then close
+    lock = threading.Lock()
+
+    def tell(*message: Any) -> None:
+        with lock, contextlib.suppress(OSError):
+            updates.send(message)
+
+    player = Player(None, on_change=lambda s, t: tell("board", s, t), realtime=realtime)
+    player._send(_use(opener))
+    try:
+        while True:
+            try:
+                kind, payload = commands.recv()
+            except (EOFError, OSError):
+                break  # the studio went away: let every note go and end
+            if kind == "command":
+                player._send(payload)
+            elif kind == "sync":
+                player.sync()
+                tell("synced", payload)
+            elif kind == "use_port":
+                player._send(_use(payload))
+            elif kind == "close":
+                break
+    finally:
+        player.close()  # its last word, "closed", reaches the studio through `tell`
+
+
+def _use(opener: Opener | None) -> cmd.UsePort:
+    """Open the port here in the child; a failure becomes the player's `last_error`."""
+    try:
+        return cmd.UsePort(opener() if opener is not None else None)
+    except PortError as exc:
+        return cmd.UsePort(None, str(exc))
+    except Exception as exc:  # the opener is the caller's code: report, don't die
+        return cmd.UsePort(None, port_advice.could_not_open(exc))

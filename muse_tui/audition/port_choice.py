@@ -1,0 +1,57 @@
+"""Which output to audition through: the one asked for, the remembered one, or `muse-studio`."""
+
+from __future__ import annotations
+
+from muse_tui.audition.ports import (
+    PortError,
+    PortScanner,
+    RtMidiOutput,
+    open_output,
+    open_virtual_output,
+)
+from muse_tui.store.atomic import WriteFailed
+from muse_tui.store.settings import load_settings, update_settings
+
+
+def configured_port() -> str | None:
+    """The output the producer chose last time, if any."""
+    settings, _ = load_settings()
+    return settings.midi_port
+
+
+def remember_port(name: str | None) -> str | None:
+    """Keep `name` as the chosen output (None: back to the virtual port); a notice if it can't."""
+    try:
+        update_settings(midi_port=name)
+    except WriteFailed as exc:
+        return f"Could not remember the MIDI output ({exc}); it is used for this run only."
+    return None
+
+
+def open_configured_output(
+    query: str | None = None, *, scanner: PortScanner | None = None
+) -> tuple[RtMidiOutput, list[str]]:
+    """Open `query` (and remember it), else the remembered output, else the virtual port.
+
+    Returns the port and notices worth showing (a remembered port that is gone,
+    a setting that could not be saved). Raises PortError when nothing can be opened.
+    """
+    notices: list[str] = []
+    if query is not None:
+        port = open_output(query, scanner=scanner)
+        if port.name != configured_port():
+            notice = remember_port(port.name)
+            notices.extend([notice] if notice else [])
+        return port, notices
+    remembered = configured_port()
+    if remembered is not None:
+        try:
+            return open_output(remembered, scanner=scanner), notices
+        except PortError as exc:
+            notices.append(f"The remembered output is not available: {exc}")
+    try:
+        return open_virtual_output(), notices
+    except PortError as exc:
+        if notices:
+            raise PortError(f"{notices[0]} {exc}") from exc
+        raise

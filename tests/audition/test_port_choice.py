@@ -1,0 +1,93 @@
+"""Finding an output by name, throttled rescans, the backend rule, and the advice per OS."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import rtmidi
+
+from muse_tui.audition import port_advice
+from muse_tui.audition.ports import PortError, PortInfo, PortScanner, match_port, midi_apis
+
+PORTS = [
+    PortInfo("Midi Through:Midi Through Port-0 14:0", "ALSA", 2),
+    PortInfo("MPC Beats:MPC Beats In 1", "Jack", 3),
+    PortInfo("MPC Beats:MPC Beats In 2", "Jack", 3),
+    PortInfo("loopMIDI Port", "Windows MM", 1),
+]
+
+
+def test_an_exact_name_wins_over_substrings() -> None:
+    assert match_port("MPC Beats:MPC Beats In 1", PORTS) is PORTS[1]
+
+
+def test_a_unique_substring_is_enough_ignoring_case() -> None:
+    assert match_port("loopmidi", PORTS) is PORTS[3]
+    assert match_port("through", PORTS) is PORTS[0]
+
+
+def test_an_ambiguous_name_lists_the_candidates() -> None:
+    with pytest.raises(PortError, match=r"'MPC' matches several.*In 1.*In 2.*--port"):
+        match_port("MPC", PORTS)
+
+
+def test_no_match_lists_what_there_is_and_the_command() -> None:
+    with pytest.raises(PortError) as caught:
+        match_port("xyz", PORTS)
+    text = str(caught.value)
+    assert text.startswith("No MIDI output matches 'xyz'. Available: ")
+    assert "'loopMIDI Port'" in text and "muse-studio ports" in text
+
+
+def test_rescans_happen_at_most_once_a_second() -> None:
+    now = [0.0]
+    scans: list[float] = []
+
+    def lister() -> list[PortInfo]:
+        scans.append(now[0])
+        return PORTS[: len(scans)]
+
+    scanner = PortScanner(lister, clock=lambda: now[0], interval=1.0)
+    assert len(scanner.ports()) == 1
+    assert len(scanner.ports(rescan=True)) == 1  # too soon: the cached listing
+    now[0] = 0.5
+    scanner.ports(rescan=True)
+    now[0] = 1.2
+    assert len(scanner.ports()) == 1  # no rescan unless asked
+    assert len(scanner.ports(rescan=True)) == 2
+    assert scans == [0.0, 1.2]
+
+
+def test_mido_backend_picks_the_rtmidi_api() -> None:
+    jack = "mido.backends.rtmidi/UNIX_JACK"
+    if rtmidi.API_UNIX_JACK in rtmidi.get_compiled_api():
+        assert midi_apis({"MIDO_BACKEND": jack}) == [rtmidi.API_UNIX_JACK]
+    with pytest.raises(PortError, match="MIDO_BACKEND asks for NOPE"):
+        midi_apis({"MIDO_BACKEND": "mido.backends.rtmidi/NOPE"})
+    with pytest.raises(PortError, match="not an rtmidi backend"):
+        midi_apis({"MIDO_BACKEND": "mido.backends.portmidi"})
+
+
+def test_backends_that_are_surely_absent_are_not_probed(tmp_path: Path) -> None:
+    env = {"JACK_DEFAULT_SERVER": "no-such-server-here", "XDG_RUNTIME_DIR": str(tmp_path)}
+    assert rtmidi.API_UNIX_JACK not in midi_apis(env, platform="linux")
+
+
+@pytest.mark.parametrize(
+    ("platform", "words"),
+    [
+        ("linux", ["jackd", "sudo modprobe snd-seq", "muse-studio ports"]),
+        ("darwin", ["IAC Driver", "Device is online"]),
+        ("win32", ["loopMIDI", "--port muse-studio"]),
+    ],
+)
+def test_the_advice_fits_the_os(platform: str, words: list[str]) -> None:
+    text = port_advice.no_midi_system(platform)
+    assert all(w in text for w in words), text
+
+
+def test_windows_explains_virtual_ports_need_loopmidi() -> None:
+    text = port_advice.no_virtual_ports("win32")
+    assert text.startswith("Windows cannot create virtual MIDI ports: install loopMIDI")
+    assert "tobias-erichsen.de" in text
