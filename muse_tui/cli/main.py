@@ -22,11 +22,13 @@ def main(ctx: click.Context) -> None:
 
 
 def _register() -> None:
+    from muse_tui.cli.audition_commands import play, ports
     from muse_tui.cli.compose_commands import compose, intent, resume
     from muse_tui.cli.edit_commands import alternatives, modify, redo, undo
     from muse_tui.cli.session_commands import sessions
 
-    for command in (compose, resume, intent, sessions, modify, undo, redo, alternatives):
+    commands = (compose, resume, intent, sessions, ports, play, modify, undo, redo, alternatives)
+    for command in commands:
         main.add_command(command)
 
 
