@@ -123,7 +123,7 @@ def _load_song(ref: str) -> SongState:
     except BadSessionReference as exc:
         _fail(str(exc), EXIT_USAGE)
     except SessionNotFound as exc:
-        _fail(str(exc).capitalize())
+        _fail(str(exc)[:1].upper() + str(exc)[1:])
     path = song_path(folder)
     try:
         return SongState.from_json(path.read_bytes())
