@@ -1,0 +1,229 @@
+"""Bench the studio as a producer meets it: `muse-studio` in a pseudo-terminal.
+
+Prints two figures:
+  * cold start: from launching `muse-studio` to its first rendered frame (target < 1 s);
+  * key press → repaint while scrolling a piano roll of 2,000+ notes (target < 50 ms median).
+
+The bench plays the terminal: it answers Textual's synchronized-output query, so
+every repaint arrives framed, and the time to a repaint is the time to the end
+of that frame. Run: `.venv/bin/python bench/tui.py [--runs 5] [--presses 120]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import pty
+import random
+import select
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from pathlib import Path
+
+from muse_tui.contracts import (
+    Arrangement,
+    ComposerPipeline,
+    Note,
+    Region,
+    Section,
+    SongState,
+    Track,
+    new_id,
+)
+from muse_tui.store.checkpoint import write_checkpoint
+
+COLUMNS, ROWS = 120, 40
+SYNC_QUERY, SYNC_REPLY, SYNC_END = b"\x1b[?2026$p", b"\x1b[?2026;2$y", b"\x1b[?2026l"
+RIGHT, ESCAPE, TAB, ENTER, CTRL_O, CTRL_Q = b"\x1b[C", b"\x1b", b"\t", b"\r", b"\x0f", b"\x11"
+SESSION = "session-20261122-bench0"
+MUSE_STUDIO = Path(sys.executable).with_name("muse-studio")
+
+
+class Terminal:
+    """A pseudo-terminal running one program; the bench reads its frames and types into it."""
+
+    def __init__(self, env: dict[str, str], cwd: Path) -> None:
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(
+            [str(MUSE_STUDIO)], stdin=slave, stdout=slave, stderr=slave,
+            env=env, cwd=cwd, start_new_session=True,
+        )  # fmt: skip
+        os.close(slave)
+        self.fd = master
+        self.seen = bytearray()
+
+    def _read(self, timeout: float) -> tuple[bytes, float]:
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return b"", time.perf_counter()
+        try:
+            chunk = os.read(self.fd, 1 << 16)
+        except OSError:
+            return b"", time.perf_counter()
+        arrived = time.perf_counter()
+        if SYNC_QUERY in chunk:
+            os.write(self.fd, SYNC_REPLY)
+        self.seen += chunk
+        return chunk, arrived
+
+    def wait_for(self, needle: bytes, timeout: float = 20.0) -> float:
+        """When `needle` (bytes the program writes) first arrived."""
+        deadline = time.perf_counter() + timeout
+        start = len(self.seen)
+        while time.perf_counter() < deadline:
+            _, arrived = self._read(0.05)
+            if needle in self.seen[max(start - len(needle), 0) :]:
+                return arrived
+        raise TimeoutError(f"muse-studio never wrote {needle!r}")
+
+    def drain(self, quiet: float = 0.05) -> None:
+        """Read until the program has been quiet for `quiet` seconds."""
+        while self._read(quiet)[0]:
+            pass
+
+    def press(self, key: bytes) -> float:
+        """Seconds from sending a key to the end of the frame that repaints it."""
+        self.drain()
+        sent = time.perf_counter()
+        os.write(self.fd, key)
+        return self.wait_for(SYNC_END, timeout=5.0) - sent
+
+    def close(self) -> None:
+        try:
+            os.write(self.fd, CTRL_Q)
+            self.process.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.process.kill()
+        os.close(self.fd)
+
+
+def big_song(notes_wanted: int = 2048) -> SongState:
+    """64 bars with a 16th-note arp of two voices: 2,048 notes on one track, plus a bass."""
+    rng = random.Random(2000)
+    scale = [57, 60, 62, 64, 67, 69, 72, 74, 76, 79]
+    notes = [
+        Note(pitch=scale[(step * 3 + voice * 4) % len(scale)] + 12 * voice,
+             velocity=50 + rng.randrange(70), start_beat=step / 4, duration_beats=0.25)
+        for step in range(notes_wanted // 2)
+        for voice in (0, 1)
+    ]  # fmt: skip
+    bars = int(max(n.end_beat for n in notes) // 4)
+    region = Region(id=new_id(rng), name="arp", start_beat=0, length_beats=bars * 4, notes=notes)
+    bass_notes = [
+        Note(pitch=33 + (bar % 4) * 2, velocity=100, start_beat=bar * 4, duration_beats=2)
+        for bar in range(bars)
+    ]
+    bass = Region(
+        id=new_id(rng), name="bass", start_beat=0, length_beats=bars * 4, notes=bass_notes
+    )
+    return SongState(
+        tempo=140,
+        key="A",
+        mode="minor",
+        tracks=[
+            Track(id=new_id(rng), name="Arp", role="arp", channel=4, regions=[region]),
+            Track(id=new_id(rng), name="Bass", role="bass", channel=1, regions=[bass]),
+        ],
+        arrangement=Arrangement(
+            template="bench",
+            sections=[
+                Section(name="A", kind="verse", start_bar=0, bars=bars // 2, energy=0.5),
+                Section(
+                    name="B", kind="hook", start_bar=bars // 2, bars=bars - bars // 2, energy=0.9
+                ),
+            ],
+        ),
+    )
+
+
+def write_bench_session(root: Path) -> int:
+    song = big_song()
+    stamp = "2026-11-22T02:00:00+00:00"
+    pipeline = ComposerPipeline(
+        pipeline_id=new_id(random.Random(1)), session_id=SESSION, raw_prompt="bench arp",
+        status="completed", song_state=song, created_at=stamp, updated_at=stamp,
+    )  # fmt: skip
+    write_checkpoint(root / SESSION, pipeline)
+    return len(song.tracks[0].notes)
+
+
+def environment(folder: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
+    env.update(
+        TERM="xterm-256color", COLORTERM="truecolor",
+        MUSE_CONFIG_DIR=str(folder / "config"), MUSE_SESSIONS_DIR=str(folder / "sessions"),
+    )  # fmt: skip
+    return env
+
+
+def cold_start(runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        folder = Path(tempfile.mkdtemp(prefix="muse-bench-"))
+        terminal = Terminal(environment(folder), folder)
+        try:
+            times.append(terminal.wait_for(b"Stages") - terminal.started)
+            terminal.drain()
+        finally:
+            terminal.close()
+            shutil.rmtree(folder, ignore_errors=True)
+    return times
+
+
+def scroll_latency(presses: int) -> tuple[int, list[float]]:
+    folder = Path(tempfile.mkdtemp(prefix="muse-bench-"))
+    count = write_bench_session(folder / "sessions")
+    terminal = Terminal(environment(folder), folder)
+    try:
+        terminal.wait_for(b"Stages")
+        terminal.drain(0.3)
+        terminal.press(CTRL_O)  # the sessions browser…
+        terminal.wait_for(SESSION.encode())
+        terminal.press(ENTER)  # …open the bench session
+        terminal.wait_for(b"Piano roll")
+        for key in (ESCAPE, TAB):  # leave the prompt, tab to the piano roll
+            terminal.press(key)
+        terminal.drain(0.3)
+        return count, [terminal.press(RIGHT) for _ in range(presses)]
+    finally:
+        terminal.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def report(name: str, seconds: list[float], target_ms: float) -> bool:
+    ms = sorted(s * 1000 for s in seconds)
+    median = statistics.median(ms)
+    p95 = ms[min(len(ms) - 1, round(len(ms) * 0.95))]
+    verdict = "ok" if median < target_ms else "SLOWER THAN TARGET"
+    print(
+        f"{name:<44} median {median:7.1f} ms   p95 {p95:7.1f} ms   "
+        f"min {ms[0]:7.1f} ms   (target < {target_ms:g} ms: {verdict}, n={len(ms)})"
+    )
+    return median < target_ms
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="cold starts to time")
+    parser.add_argument("--presses", type=int, default=120, help="arrow presses to time")
+    args = parser.parse_args()
+    if not MUSE_STUDIO.exists():
+        print(f"{MUSE_STUDIO} is missing: pip install -e . first", file=sys.stderr)
+        return 2
+    ok = report("cold start → first frame of muse-studio", cold_start(args.runs), 1000)
+    notes, latencies = scroll_latency(args.presses)
+    ok &= report(f"key → repaint, piano roll of {notes} notes", latencies, 50)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,310 @@
+"""The muse-studio app: settings, themes, keymap, screens, and the engine's wiring.
+
+`run_studio()` is what `muse-studio` with no arguments opens.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on, work
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.theme import Theme
+
+if TYPE_CHECKING:
+    from muse_tui.engine.orchestrator import Orchestrator
+
+from muse_tui.contracts import PipelineConfig, Section, Track
+from muse_tui.store.atomic import WriteFailed
+from muse_tui.store.sessions import list_sessions
+from muse_tui.store.sessions import sessions_root as default_sessions_root
+from muse_tui.store.settings import Settings, load_settings, save_settings, settings_path
+
+from .auditioning import Audition, AuditionUnavailable, EnginePlayback
+from .commands import StudioCommands
+from .config import StudioConfig
+from .gate import MessageSink, StudioGate
+from .keys import binding_areas, known_binding_ids
+from .messages import FilesChanged, OpenSession, PlaybackRequested, PreviewRequested
+from .screens.help import HelpScreen
+from .screens.sessions import SessionsScreen
+from .screens.settings import SettingsScreen
+from .screens.studio import StudioScreen
+from .themes import (
+    FALLBACK_THEME,
+    ThemeFileError,
+    load_theme,
+    load_themes,
+    studio_variable_defaults,
+)
+from .watch import changes, reload_skills
+
+
+class StudioApp(App[None]):
+    """A keyboard-driven studio for composing beside MPC Beats."""
+
+    CSS_PATH = Path(__file__).with_name("studio.tcss")
+    TITLE = "muse-studio"
+    COMMANDS = App.COMMANDS | {StudioCommands}
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (30, "-tall")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", priority=True, show=False, id="app.quit",
+                tooltip="Stop playback cleanly (every note released) and leave"),
+        Binding("ctrl+p", "command_palette", "Palette", priority=True, show=False,
+                id="app.command_palette",
+                tooltip="Everything you can do right now, searchable"),
+        Binding("question_mark,f1", "help", "Help", id="app.help",
+                tooltip="Every key, where it works, and its id for the keymap"),
+        Binding("ctrl+o", "sessions", "Sessions", id="app.sessions",
+                tooltip="Browse sessions: open, resume or delete one"),
+        Binding("f2", "settings", "Settings", id="app.settings",
+                tooltip="MIDI port, theme, sessions folder, gates, bars, tracks, keys"),
+    ]  # fmt: skip
+
+    def __init__(self, config: StudioConfig | None = None) -> None:
+        super().__init__()
+        self.config = config or StudioConfig()
+        self.settings, self.notices = load_settings(self.config.settings_path)
+        self.audition = Audition(self.config.open_player, self.settings.midi_port)
+        self.gate = StudioGate(self, on_answered=self.audition.end_preview)
+        self.play_when_loaded = False
+        themes, problems = load_themes(self.config.themes_dirs)
+        for theme in themes:
+            self.register_theme(theme)
+        self.notices.extend(problems)
+        self._use_theme(self.settings.theme)
+        self._use_keymap(self.settings.keymap)
+
+    # ── lifetime ────────────────────────────────────────────────────────────
+
+    def get_default_screen(self) -> Screen[None]:
+        return StudioScreen()
+
+    @property
+    def studio(self) -> StudioScreen:
+        return self.screen_stack[0]  # type: ignore[return-value]
+
+    def on_mount(self) -> None:
+        for notice in self.notices:
+            self.notify(notice, title="Settings", severity="warning", timeout=10)
+        self.load_history()
+        if self.config.watch:
+            self.watch_files("themes", list(self.config.themes_dirs))
+            self.watch_files("skills", [self._skills_root()])
+
+    async def action_quit(self) -> None:
+        self.audition.close()
+        self.exit()
+
+    def on_unmount(self) -> None:
+        self.audition.close()
+
+    # ── the engine ──────────────────────────────────────────────────────────
+
+    def sessions_root(self) -> Path:
+        return self.config.sessions_root or default_sessions_root(self.settings.sessions_dir)
+
+    def orchestrator(self, root: Path | None = None) -> Orchestrator:
+        from muse_tui.engine.orchestrator import Orchestrator
+
+        studio = self.studio
+        sink = MessageSink(studio)
+        return Orchestrator(
+            stages=self.config.stages(),
+            sessions_root=root or self.sessions_root(),
+            gate=self.gate,
+            sink=self.config.sink_wrapper(sink) if self.config.sink_wrapper else sink,
+            playback=EnginePlayback(self.audition, studio),
+            clock=self.config.clock,
+        )
+
+    def pipeline_config(self) -> PipelineConfig:
+        # Auto-play at S8 only when a port is already open: no surprise errors without one.
+        return PipelineConfig(
+            approval_gates=list(self.settings.approval_gates),
+            enable_playback=self.audition.player is not None,
+        )
+
+    def next_seed(self) -> int:
+        return self.config.seed if self.config.seed is not None else random.randrange(2**31)
+
+    # ── prompt history: the prompts of earlier sessions, then this sitting's ──
+
+    @work(thread=True, group="history", exit_on_error=False)
+    def load_history(self) -> None:
+        prompts = [s.prompt for s in reversed(list_sessions(self.sessions_root())) if s.prompt]
+        self.call_from_thread(self._set_history, prompts)
+
+    def _set_history(self, prompts: list[str]) -> None:
+        from .widgets.prompt import PromptInput
+
+        self.studio.query_one(PromptInput).add_history(prompts)
+
+    # ── screens ─────────────────────────────────────────────────────────────
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(binding_areas(), self.settings.keymap))
+
+    def action_sessions(self) -> None:
+        if not isinstance(self.screen, SessionsScreen):
+            busy = self.studio.run_session_id if self.studio.running else None
+            self.push_screen(SessionsScreen(self.sessions_root(), busy))
+
+    def action_settings(self) -> None:
+        if not isinstance(self.screen, SettingsScreen):
+            path = str(self.config.settings_path or settings_path())
+            themes = sorted(self.available_themes)
+            screen = SettingsScreen(
+                self.settings, themes=themes, ports=self.config.list_ports(), path=path
+            )
+            self.push_screen(screen)
+
+    @on(OpenSession)
+    def _open_session(self, message: OpenSession) -> None:
+        self.studio.open_session(message.path, resume=message.resume)
+
+    @on(PreviewRequested)
+    def _preview(self, message: PreviewRequested) -> None:
+        self._listen(lambda: self.audition.preview(message.song))
+
+    @on(PlaybackRequested)
+    def _engine_playback(self, message: PlaybackRequested) -> None:
+        # Stage 8 is the last: the finished song loads next, and plays as it does.
+        self.play_when_loaded = True
+
+    def play_track_alone(self, track: Track) -> None:
+        self._listen(lambda: (self.audition.toggle_alone(track), self.audition.play(0)))
+
+    def loop_section(self, section: Section) -> None:
+        self._listen(lambda: (self.audition.toggle_loop(section), self.audition.play(0)))
+
+    def _listen(self, act: object) -> None:
+        try:
+            act()  # type: ignore[operator]
+        except AuditionUnavailable as exc:
+            self.notify(str(exc), title="No MIDI output port", severity="error", timeout=10)
+            self.studio.log_pane.say(exc.detail, "error")
+            return
+        except ValueError as exc:
+            self.notify(str(exc), severity="warning")
+            return
+        self.studio.refresh_audition()
+
+    # ── settings ────────────────────────────────────────────────────────────
+
+    def _save(self, settings: Settings) -> None:
+        self.settings = settings
+        try:
+            save_settings(settings, self.config.settings_path)
+        except WriteFailed as exc:
+            self.notify(
+                f"{exc}; the change lasts until you quit.",
+                title="Settings not saved",
+                severity="error",
+            )
+
+    @on(SettingsScreen.Saved)
+    def _settings_saved(self, message: SettingsScreen.Saved) -> None:
+        new, old = message.settings, self.settings
+        if new.midi_port != old.midi_port:
+            self.audition.choose_port(new.midi_port)
+        self._save(new)
+        self._use_theme(new.theme)
+        self._use_keymap(new.keymap)
+        self.studio.refresh_audition()
+        self.notify("Settings saved.", timeout=3)
+
+    def switch_theme(self, name: str) -> None:
+        self._use_theme(name)
+        self._save(self.settings.model_copy(update={"theme": self.theme}))
+
+    def choose_port(self, name: str | None) -> None:
+        self.audition.choose_port(name)
+        self._save(self.settings.model_copy(update={"midi_port": name}))
+        self.studio.refresh_audition()
+        self.notify(
+            f"Auditioning through {name or 'the virtual muse-studio port'} from the next play."
+        )
+
+    def toggle_gate(self, stage: int) -> None:
+        gates = set(self.settings.approval_gates) ^ {stage}
+        self._save(self.settings.model_copy(update={"approval_gates": sorted(gates)}))
+        state = "stops for approval" if stage in gates else "no longer stops"
+        self.notify(f"Stage {stage} {state} from the next run.", timeout=3)
+
+    def _use_theme(self, name: str) -> None:
+        if name in self.available_themes:
+            self.theme = name
+            return
+        self.notices.append(f"There is no theme called {name!r}; using {FALLBACK_THEME}.")
+        self.theme = FALLBACK_THEME
+
+    def _use_keymap(self, keymap: dict[str, str]) -> None:
+        unknown = sorted(set(keymap) - known_binding_ids())
+        if unknown:
+            message = (
+                f"The keymap names {', '.join(unknown)}, which no key has; "
+                "press ? to see the binding ids."
+            )
+            if self.is_running:
+                self.notify(message, title="Keymap", severity="warning", timeout=10)
+            else:
+                self.notices.append(message)
+        self.set_keymap({k: v for k, v in keymap.items() if k not in unknown})
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return studio_variable_defaults(self.current_theme)
+
+    # ── hot reload ──────────────────────────────────────────────────────────
+
+    def _skills_root(self) -> Path:
+        from muse_tui.knowledge import skills_root
+
+        return self.config.skills_dir or skills_root()
+
+    @work(group="watch", exit_on_error=False)
+    async def watch_files(self, kind: str, folders: list[Path]) -> None:
+        async for batch in changes(folders):
+            self.post_message(FilesChanged(kind, batch))
+
+    @on(FilesChanged)
+    def _files_changed(self, message: FilesChanged) -> None:
+        if message.kind == "themes":
+            for path in message.paths:
+                if path.suffix == ".toml" and path.is_file():
+                    self.reload_theme(path)
+        else:
+            self.reload_skills()
+
+    def reload_theme(self, path: Path) -> Theme | None:
+        """Use the theme file's new version; a broken one keeps the last good version."""
+        try:
+            theme = load_theme(path)
+        except ThemeFileError as exc:
+            self.notify(
+                f"Theme {exc}; the last good version stays in use.", severity="error", timeout=10
+            )
+            return None
+        self.register_theme(theme)
+        if theme.name == self.theme:
+            self.refresh_css(animate=False)
+        return theme
+
+    @work(thread=True, exclusive=True, group="skills", exit_on_error=False)
+    def reload_skills(self) -> None:
+        problem = reload_skills(self._skills_root())
+        if problem:
+            self.notify(problem, title="Skill file", severity="error", timeout=10)
+        else:
+            self.notify("Skills reloaded.", timeout=2)
+
+
+def run_studio(config: StudioConfig | None = None) -> None:
+    """Open the full-screen studio (what `muse-studio` with no arguments does)."""
+    StudioApp(config).run()

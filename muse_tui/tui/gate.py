@@ -1,0 +1,59 @@
+"""The engine's two doors into the studio: the approval gate and the event sink.
+
+The pipeline runs as an asyncio worker on the app's loop, so the gate can push
+a modal and await its dismissal; the sink only posts messages and returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from textual.app import App
+from textual.message_pump import MessagePump
+from textual.screen import Screen
+
+from muse_tui.contracts import Ambiguity, Decision, PipelineEvent
+from muse_tui.engine.protocols import ApprovalRequest
+
+from .messages import PipelineEventMessage
+from .screens.ambiguity import AmbiguityModal
+from .screens.approval import ApprovalModal
+
+
+class MessageSink:
+    """An `EventSink` that posts each event as a `PipelineEventMessage`; never blocks."""
+
+    def __init__(self, target: MessagePump) -> None:
+        self._target = target
+
+    def emit(self, event: PipelineEvent) -> None:
+        self._target.post_message(PipelineEventMessage(event))
+
+
+class StudioGate:
+    """An `ApprovalGate` that asks the producer with a modal and waits for the answer."""
+
+    def __init__(self, app: App[Any], on_answered: Callable[[], None] = lambda: None) -> None:
+        self._app = app
+        self._on_answered = on_answered  # e.g. stop a preview the modal started
+
+    async def review(self, request: ApprovalRequest) -> Decision:
+        return await self._answer(ApprovalModal(request), "cancel")
+
+    async def ask(self, question: Ambiguity) -> str | None:
+        return await self._answer(AmbiguityModal(question), None)
+
+    async def _answer(self, modal: Screen[Any], on_cancel: Any) -> Any:
+        try:
+            answer = await self._app.push_screen_wait(modal)
+        except asyncio.CancelledError:
+            # The run was cancelled while the question was open: take the question away.
+            if modal in self._app.screen_stack:
+                modal.pop_until_active()
+                modal.dismiss(on_cancel)
+            raise
+        finally:
+            self._on_answered()
+        return on_cancel if answer is None and on_cancel is not None else answer

@@ -1,0 +1,141 @@
+"""Composing from the studio: the pipeline as an asyncio worker, and how runs end.
+
+The engine runs on the app's loop (its stage work goes to threads), so the
+keyboard stays live; gates and questions are modals the worker awaits. Every
+way a run can end is handled in one `Worker.StateChanged` handler.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual import on, work
+from textual.screen import Screen
+from textual.worker import Worker, WorkerState
+
+from muse_tui.contracts import ComposerPipeline, SongState
+from muse_tui.store.checkpoint import CheckpointError, load_checkpoint, song_path
+
+from .messages import SongLoaded
+from .widgets.prompt import PromptInput
+
+if TYPE_CHECKING:
+    from .app import StudioApp
+
+PIPELINE = "pipeline"
+
+
+class ComposingScreen(Screen[None]):
+    """The run half of the studio screen: start, cancel, resume, open."""
+
+    app: StudioApp  # type: ignore[assignment]
+    run_root: Path = Path()
+
+    @property
+    def running(self) -> bool:
+        return any(w.group == PIPELINE and not w.is_finished for w in self.workers)
+
+    @property
+    def run_session_id(self) -> str:
+        return self.query_one("#tracker").state.session_id  # type: ignore[attr-defined]
+
+    @on(PromptInput.Submitted)
+    def _prompt_submitted(self, message: PromptInput.Submitted) -> None:
+        self.start_compose(message.text)
+
+    def start_compose(self, prompt: str) -> None:
+        """Compose a new session from the prompt (one run at a time)."""
+        if self.running:
+            self.notify(
+                "A song is being composed: wait for it, or cancel it with ctrl+x.",
+                severity="warning",
+            )
+            return
+        self.compose_song(prompt)
+        self.query_one("#arrangement").focus()  # so space, m, s… work while it composes
+
+    def action_cancel_run(self) -> None:
+        if not self.running:
+            self.notify("Nothing is being composed.", timeout=2)
+            return
+        self.workers.cancel_group(self, PIPELINE)
+
+    @work(exclusive=True, group=PIPELINE, exit_on_error=False)
+    async def compose_song(self, prompt: str) -> ComposerPipeline:
+        settings = self.app.settings
+        self.run_root = self.app.sessions_root()
+        return await self.app.orchestrator(self.run_root).run(
+            prompt,
+            seed=self.app.next_seed(),
+            config=self.app.pipeline_config(),
+            session_id=self.app.config.session_ids() if self.app.config.session_ids else None,
+            answers={"bars": str(settings.default_bars)},
+        )
+
+    @work(exclusive=True, group=PIPELINE, exit_on_error=False)
+    async def resume_song(self, session_dir: Path) -> ComposerPipeline:
+        previous = load_checkpoint(session_dir)
+        gates = {"approval_gates": self.app.settings.approval_gates}
+        self.run_root = session_dir.parent
+        return await self.app.orchestrator(self.run_root).resume(
+            session_dir, config=previous.config.model_copy(update=gates)
+        )
+
+    @on(Worker.StateChanged)
+    def _run_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.group != PIPELINE:
+            return
+        self.refresh_bindings()  # "Cancel run" comes and goes with the run
+        if event.state == WorkerState.SUCCESS and isinstance(worker.result, ComposerPipeline):
+            pipeline = worker.result
+            song = pipeline.song_state
+            if song.tracks or song.arrangement:
+                folder = self.run_root / pipeline.session_id
+                self.post_message(SongLoaded(song, folder if folder.is_dir() else None, None))
+            if pipeline.status == "failed":
+                failed = [r for r in pipeline.stages.values() if r.status == "failed"]
+                hint = failed[-1].error.recovery_hint if failed and failed[-1].error else None
+                self.notify(
+                    hint or "Check the Notes pane for why; resume it from Sessions (ctrl+o).",
+                    title="The run failed",
+                    severity="error",
+                    timeout=10,
+                )
+        elif event.state == WorkerState.ERROR:
+            self.notify(
+                _sentence(worker.error), title="Could not compose", severity="error", timeout=10
+            )
+        elif event.state == WorkerState.CANCELLED:
+            self.notify("Run cancelled; its checkpoint is kept in Sessions.", timeout=4)
+
+    def open_session(self, session_dir: Path, *, resume: bool = False) -> None:
+        """Show a session from disk; with `resume`, continue its run."""
+        if self.running:
+            self.notify("Finish or cancel the current run (ctrl+x) first.", severity="warning")
+            return
+        if resume:
+            self.resume_song(session_dir)
+            return
+        try:
+            pipeline = load_checkpoint(session_dir)
+        except CheckpointError as exc:
+            self.notify(str(exc), title="Cannot open the session", severity="error", timeout=10)
+            return
+        song = pipeline.song_state  # the checkpoint holds the song; the song file may be newer
+        with contextlib.suppress(OSError, ValueError):
+            song = SongState.from_json(song_path(session_dir).read_bytes())
+        self.post_message(SongLoaded(song, session_dir, pipeline))
+
+
+def _sentence(error: BaseException | None) -> str:
+    if isinstance(error, CheckpointError):
+        return str(error)
+    if isinstance(error, ImportError):
+        return "The composing engine is not installed completely; reinstall muse-studio."
+    if isinstance(error, OSError):
+        return f"A file could not be written ({error}); check the sessions folder and free space."
+    text = str(error) if error else "unknown error"
+    return f"{text.rstrip('.')}. Try again; if it keeps happening, report it with this message."

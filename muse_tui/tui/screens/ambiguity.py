@@ -1,0 +1,82 @@
+"""A blocking question from S1: pick an option (or type your own) before composing goes on."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from muse_tui.contracts import Ambiguity
+
+
+def option_label(value: str) -> str:
+    return value.replace("_", " ")
+
+
+class AmbiguityModal(ModalScreen[str | None]):
+    """Options are keyboard-selectable: arrows and enter, or their number; escape cancels."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel run", id="question.cancel",
+                tooltip="Cancel the run instead of answering"),
+        Binding("tab", "focus_next", "Own answer", id="question.own_answer",
+                tooltip="Move between the options and typing your own answer"),
+    ] + [
+        Binding(str(n), f"pick({n})", f"Option {n}", show=False, id=f"question.pick_{n}",
+                tooltip=f"Answer with option {n}")
+        for n in range(1, 10)
+    ]  # fmt: skip
+
+    def __init__(self, question: Ambiguity) -> None:
+        super().__init__(classes="question")
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        q = self.question
+        with Vertical(classes="dialog"):
+            yield Static("Before composing, one question", classes="title")
+            yield Static(q.reason, classes="summary")
+            options = [
+                Option(f"{i}. {option_label(value)}", id=value)
+                for i, value in enumerate(q.options, 1)
+            ]
+            yield OptionList(*options, id="options")
+            yield Input(placeholder="…or type your own answer and press enter", id="own")
+            yield Static(
+                "↑↓ and enter, or the option's number; tab to type your own; escape cancels.",
+                classes="hint",
+            )
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        if not self.question.options:
+            self.query_one(OptionList).display = False
+            self.query_one(Input).focus()
+            return
+        options = self.query_one(OptionList)
+        default = self.question.default_value
+        index = self.question.options.index(default) if default in self.question.options else 0
+        options.highlighted = index
+        options.focus()
+
+    @on(OptionList.OptionSelected)
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    @on(Input.Submitted)
+    def _typed(self, event: Input.Submitted) -> None:
+        if event.value.strip():
+            self.dismiss(event.value.strip())
+
+    def action_pick(self, number: int) -> None:
+        if 1 <= number <= len(self.question.options):
+            self.dismiss(self.question.options[number - 1])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,65 @@
+"""The notes/log pane: what the run did, what went wrong, and the producer notes."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import RichLog
+
+from muse_tui.contracts import PipelineEvent
+
+from ..run_state import error_sentence
+from .tracker import duration_text
+
+STATUS_TONES = {"completed": "success", "completed_partial": "warning"}
+
+
+class NotesLog(RichLog):
+    """A scrolling log; `show_event` writes the lines a producer cares about."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(wrap=True, markup=False, highlight=False, min_width=20, **kwargs)  # type: ignore[arg-type]
+
+    def say(self, text: str, tone: str = "") -> None:
+        """Write a line; `tone` is a theme colour (success, warning, error…) or "bold"/"dim"."""
+        style = self.app.theme_variables.get(tone, tone) if tone else ""
+        self.write(Text(text, style=style))
+
+    def show_event(self, event: PipelineEvent) -> None:
+        match event.kind:
+            case "pipeline_started":
+                resumed = (
+                    f", resuming at stage {event.resumed_from_stage}"
+                    if event.resumed_from_stage
+                    else ""
+                )
+                self.say(f"Composing {event.session_id}{resumed}: {event.prompt}", "bold")
+            case "stage_completed":
+                self.say(f"{event.line} ({duration_text(event.duration_ms)})")
+            case "stage_retrying":
+                self.say(
+                    f"↻ Stage {event.stage}/8: {error_sentence(event.error)} "
+                    f"Trying again ({event.attempt}/{event.max_attempts}).",
+                    "warning",
+                )
+            case "stage_failed":
+                self.say(
+                    f"✗ Stage {event.stage}/8 {event.name}: {error_sentence(event.error)}", "error"
+                )
+            case "stage_skipped":
+                self.say(f"– Stage {event.stage}/8 {event.name} skipped", "dim")
+            case "approval_requested" if event.question is not None:
+                self.say(f"? {event.question.reason}", "accent")
+            case "approval_resolved":
+                answer = f" → {event.answer}" if event.answer else ""
+                self.say(f"  stage {event.stage}: {event.decision}{answer}", "dim")
+            case "pipeline_finished":
+                self.say(event.message, STATUS_TONES.get(event.status, "error"))
+                if event.session_dir:
+                    self.say(f"Session folder: {event.session_dir}", "dim")
+            case _:
+                pass
+
+    def show_notes(self, markdown: str) -> None:
+        from rich.markdown import Markdown  # markdown-it loads when notes are shown, not at start
+
+        self.write(Markdown(markdown))

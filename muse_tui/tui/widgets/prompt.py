@@ -1,0 +1,134 @@
+"""The prompt box: multi-line, `enter` submits, `ctrl+n` (or shift+enter) breaks the line.
+
+Up on the first line and down on the last walk through earlier prompts.
+Many terminals send shift+enter as plain enter, hence `ctrl+n`.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import events, on
+from textual.binding import Binding, BindingType, NoBinding
+from textual.message import Message
+from textual.widgets import TextArea
+
+HISTORY_LIMIT = 100
+OWN_KEYS = {"prompt.submit", "prompt.newline"}
+
+
+class PromptInput(TextArea):
+    """Where the producer says what they want."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "enter",
+            "submit",
+            "Compose",
+            id="prompt.submit",
+            tooltip="Send the prompt: compose a new song from it",
+        ),
+        Binding(
+            "ctrl+n,shift+enter",
+            "newline",
+            "New line",
+            show=False,
+            id="prompt.newline",
+            tooltip="Break the line (shift+enter too, where the terminal tells it from enter)",
+        ),
+        Binding(
+            "up",
+            "history_or_up",
+            "Earlier prompt",
+            show=False,
+            id="prompt.history_previous",
+            tooltip="On the first line: bring back the previous prompt",
+        ),
+        Binding(
+            "down",
+            "history_or_down",
+            "Later prompt",
+            show=False,
+            id="prompt.history_next",
+            tooltip="On the last line: bring back the next prompt",
+        ),
+    ]
+
+    class Submitted(Message):
+        """The producer sent a prompt."""
+
+        def __init__(self, prompt: PromptInput, text: str) -> None:
+            super().__init__()
+            self.prompt = prompt
+            self.text = text
+
+        @property
+        def control(self) -> PromptInput:
+            return self.prompt
+
+    def __init__(self, *, prompts: list[str] | None = None, **kwargs: object) -> None:
+        super().__init__(soft_wrap=True, show_line_numbers=False, **kwargs)  # type: ignore[arg-type]
+        self.placeholder = (
+            'Say what you want — "Frank Ocean meets Burial, late-night vibes, 2-step"'
+        )
+        self.prompts: list[str] = list(prompts or [])
+        self._position = len(self.prompts)
+        self._draft = ""
+
+    def _on_key(self, event: events.Key) -> None:
+        # The text area would type enter as a new line. Our own keys (submit, new line) go to
+        # the bindings instead, in order after the keys typed before them: a priority
+        # binding would run ahead of characters still queued, and send half a prompt.
+        try:
+            bound = self._bindings.get_bindings_for_key(event.key)
+        except NoBinding:
+            return
+        if any(b.id in OWN_KEYS for b in bound):
+            event.prevent_default()  # skips TextArea's handler; the key still reaches bindings
+
+    def add_history(self, earlier: list[str]) -> None:
+        """Put prompts from before this sitting (earlier sessions) behind the history."""
+        self.prompts = [*earlier, *self.prompts][-HISTORY_LIMIT:]
+        self._position = len(self.prompts)
+
+    def action_submit(self) -> None:
+        text = self.text.strip()
+        if not text:
+            self.notify("Type what you want first.", severity="warning")
+            return
+        if not self.prompts or self.prompts[-1] != text:
+            self.prompts = [*self.prompts, text][-HISTORY_LIMIT:]
+        self._position = len(self.prompts)
+        self._draft = ""
+        self.post_message(self.Submitted(self, text))
+
+    def action_newline(self) -> None:
+        self.insert("\n")
+
+    def action_history_or_up(self) -> None:
+        if self.cursor_location[0] > 0 or not self.prompts or self._position == 0:
+            self.action_cursor_up()
+            return
+        if self._position == len(self.prompts):
+            self._draft = self.text
+        self._position -= 1
+        self._show(self.prompts[self._position])
+
+    def action_history_or_down(self) -> None:
+        last_row = self.document.line_count - 1
+        if self.cursor_location[0] < last_row or self._position >= len(self.prompts):
+            self.action_cursor_down()
+            return
+        self._position += 1
+        at_draft = self._position == len(self.prompts)
+        self._show(self._draft if at_draft else self.prompts[self._position])
+
+    def _show(self, text: str) -> None:
+        self.load_text(text)
+        self.move_cursor(self.document.end)
+
+    @on(TextArea.Changed)
+    def _typed(self, event: TextArea.Changed) -> None:
+        # Typing after walking the history starts a new draft from there.
+        if self._position < len(self.prompts) and self.text != self.prompts[self._position]:
+            self._position = len(self.prompts)

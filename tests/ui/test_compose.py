@@ -1,0 +1,243 @@
+"""Composing from the studio: prompt → questions → gates → a session on disk, never blocking."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from textual.events import Key
+from textual.message import Message
+from textual.notifications import Notify
+
+from muse_tui.tui.messages import PipelineEventMessage
+from muse_tui.tui.screens.ambiguity import AmbiguityModal
+from muse_tui.tui.screens.approval import ApprovalModal
+from muse_tui.tui.screens.help import HelpScreen
+from muse_tui.tui.screens.sessions import SessionsScreen
+from muse_tui.tui.widgets.arrangement import ArrangementView
+from muse_tui.tui.widgets.prompt import PromptInput
+from muse_tui.tui.widgets.tracker import StageTracker
+from tests.engine.fakes import Knobs
+from tests.ui.harness import SESSION_IDS, Hold, make_studio
+
+NO_GATES = "approval_gates = []\n"
+
+
+def events(messages: list[Message]) -> list:
+    """Each engine event once (a message is seen again as it bubbles up to the app)."""
+    unique = {id(m): m for m in messages if isinstance(m, PipelineEventMessage)}
+    return [m.event for m in unique.values()]
+
+
+def kinds(messages: list[Message]) -> list[str]:
+    return [e.kind for e in events(messages)]
+
+
+def notices(messages: list[Message]) -> list[str]:
+    return [m.notification.message for m in messages if isinstance(m, Notify)]
+
+
+async def type_prompt(pilot, text: str) -> None:
+    pilot.app.screen.query_one(PromptInput).focus()
+    await pilot.press(*text)
+    await pilot.press("enter")
+
+
+async def test_a_prompt_composes_through_the_gate_and_writes_the_session(tmp_path: Path) -> None:
+    app = make_studio(tmp_path)
+    messages: list[Message] = []
+    async with app.run_test(size=(120, 40), message_hook=messages.append) as pilot:
+        await type_prompt(pilot, "dark trap")
+        await pilot.pause()
+        while not isinstance(app.screen, ApprovalModal):
+            await pilot.pause(0.01)
+        assert app.screen.request.stage == 2
+        await pilot.press("y")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+        seen = kinds(messages)
+        assert seen[0] == "pipeline_started" and seen[-1] == "pipeline_finished"
+        assert tuple(k for k in seen if k.startswith("approval")) == (
+            "approval_requested",
+            "approval_resolved",
+        )
+        finished = events(messages)[-1]
+        assert finished.status == "completed"
+        session = tmp_path / "sessions" / SESSION_IDS[0]
+        assert (session / "manifest.json").is_file()
+        assert (session / "state" / "song-state.json").is_file()
+        assert sorted(p.name for p in (session / "midi").glob("*.mid")) == [
+            "bass.mid", "chords.mid", "drums.mid", "full-arrangement.mid", "lead.mid",
+        ]  # fmt: skip
+        tracker = app.screen.query_one(StageTracker)
+        assert [r.status for r in tracker.state.rows.values()] == ["completed"] * 8
+        view = app.screen.query_one(ArrangementView)
+        assert [s.name for s in view.sections] == ["Intro", "Verse", "Chorus", "Outro"]
+        assert [t.role for t in view.tracks] == ["drums", "bass", "chords", "lead"]
+
+
+async def test_regenerate_makes_the_stage_again_with_a_new_variant(tmp_path: Path) -> None:
+    app = make_studio(tmp_path)
+    messages: list[Message] = []
+    async with app.run_test(message_hook=messages.append) as pilot:
+        await type_prompt(pilot, "dark trap")
+        for key in ("r", "y"):
+            while not isinstance(app.screen, ApprovalModal):
+                await pilot.pause(0.01)
+            await pilot.press(key)
+            await pilot.pause()
+        await app.workers.wait_for_complete()
+    harmony = [e for e in events(messages) if e.kind == "stage_started" and e.stage == 2]
+    assert [e.variant for e in harmony] == [0, 1]
+    decisions = [e.decision for e in events(messages) if e.kind == "approval_resolved"]
+    assert decisions == ["regenerate", "approve"]
+
+
+async def test_escape_at_the_gate_cancels_the_run_and_keeps_the_checkpoint(tmp_path: Path) -> None:
+    app = make_studio(tmp_path)
+    messages: list[Message] = []
+    async with app.run_test(message_hook=messages.append) as pilot:
+        await type_prompt(pilot, "dark trap")
+        while not isinstance(app.screen, ApprovalModal):
+            await pilot.pause(0.01)
+        await pilot.press("escape")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.is_running and not isinstance(app.screen, ApprovalModal)
+        assert events(messages)[-1].status == "cancelled"
+        assert app.screen.query_one(StageTracker).state.status == "cancelled"
+    checkpoint = tmp_path / "sessions" / SESSION_IDS[0] / "state" / "pipeline-state.json"
+    assert checkpoint.is_file()
+
+
+async def test_a_blocking_question_is_answered_from_the_keyboard(tmp_path: Path) -> None:
+    app = make_studio(tmp_path, settings=NO_GATES)
+    messages: list[Message] = []
+    async with app.run_test(message_hook=messages.append) as pilot:
+        await type_prompt(pilot, "something warm")
+        while not isinstance(app.screen, AmbiguityModal):
+            await pilot.pause(0.01)
+        assert app.screen.question.options == ["neo_soul", "lo_fi"]
+        await pilot.press("down", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.studio.song is not None and app.studio.song.genre == "lo_fi"
+    answered = [e for e in events(messages) if e.kind == "approval_resolved"]
+    assert answered[0].answer == "lo_fi"
+    assert events(messages)[-1].status == "completed"
+
+
+async def test_keys_are_handled_while_a_slow_run_is_composing(tmp_path: Path) -> None:
+    hold = Hold(stage=3)
+    app = make_studio(tmp_path, hold=hold, settings=NO_GATES)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await type_prompt(pilot, "slow one")
+        while not hold.entered.is_set():
+            await pilot.pause(0.01)
+        begun = time.perf_counter()
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape", "ctrl+o")
+        assert isinstance(app.screen, SessionsScreen)
+        await pilot.press("escape")
+        assert time.perf_counter() - begun < 2.0
+        assert app.studio.running
+        row = app.studio.query_one(StageTracker).state.rows[3]
+        assert (row.status, row.progress) == ("running", "placing sections")
+        hold.released.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.studio.query_one(StageTracker).state.status == "completed"
+
+
+async def test_a_failed_stage_is_one_sentence_and_the_studio_stays_open(tmp_path: Path) -> None:
+    app = make_studio(tmp_path, knobs=Knobs(fail_first={2: 9}), settings=NO_GATES)
+    messages: list[Message] = []
+    async with app.run_test(message_hook=messages.append) as pilot:
+        await type_prompt(pilot, "dark trap")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.is_running
+        row = app.studio.query_one(StageTracker).state.rows[2]
+        assert row.status == "failed"
+        assert "injected failure" in row.detail
+    retries = [e.attempt for e in events(messages) if e.kind == "stage_retrying"]
+    assert retries == [2, 3]
+    assert events(messages)[-1].status == "failed"
+    assert any("resume it from Sessions" in n for n in notices(messages))
+
+
+async def test_only_one_run_at_a_time_and_ctrl_x_cancels_it(tmp_path: Path) -> None:
+    hold = Hold(stage=3)
+    app = make_studio(tmp_path, hold=hold, settings=NO_GATES)
+    messages: list[Message] = []
+    async with app.run_test(message_hook=messages.append) as pilot:
+        await type_prompt(pilot, "first")
+        while not hold.entered.is_set():
+            await pilot.pause(0.01)
+        await type_prompt(pilot, "second")
+        await pilot.pause()
+        assert any("being composed" in n for n in notices(messages))
+        app.studio.query_one(ArrangementView).focus()
+        await pilot.press("ctrl+x")
+        hold.released.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    assert kinds(messages).count("pipeline_started") == 1
+    assert events(messages)[-1].status == "cancelled"
+
+
+async def test_enter_submits_ctrl_n_breaks_the_line_and_up_recalls_prompts(tmp_path: Path) -> None:
+    app = make_studio(tmp_path, settings=NO_GATES)
+    async with app.run_test() as pilot:
+        prompt = app.studio.query_one(PromptInput)
+        prompt.focus()
+        await pilot.press(*"lofi", "ctrl+n", *"rainy")
+        assert prompt.text == "lofi\nrainy"
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        prompt.focus()
+        prompt.load_text("")
+        await pilot.press(*"house", "enter")
+        await app.workers.wait_for_complete()
+        prompt.focus()
+        prompt.load_text("")
+        await pilot.press(*"dra")
+        await pilot.press("up")
+        assert prompt.text == "house"
+        await pilot.press("up")
+        assert prompt.text == "lofi\nrainy"
+        await pilot.press("down")  # the cursor is on the last line: on to the next prompt
+        assert prompt.text == "house"
+        await pilot.press("down")
+        assert prompt.text == "dra"
+
+
+async def test_a_burst_of_typing_and_enter_sends_the_whole_prompt(tmp_path: Path) -> None:
+    """Keys arriving in one read (a fast typist, a paste-like burst) are sent in order."""
+    app = make_studio(tmp_path, settings=NO_GATES)
+    messages: list[Message] = []
+    async with app.run_test(message_hook=messages.append) as pilot:
+        app.studio.query_one(PromptInput).focus()
+        await pilot.pause()
+        for char in "lofi hip hop, rainy":
+            app.post_message(Key(char, char))
+        app.post_message(Key("enter", "\r"))
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+    assert events(messages)[0].prompt == "lofi hip hop, rainy"
+
+
+async def test_a_write_error_is_one_sentence_and_the_studio_stays_open(tmp_path: Path) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the sessions folder should be")
+    app = make_studio(tmp_path, settings=NO_GATES, sessions_root=blocked)
+    messages: list[Message] = []
+    async with app.run_test(message_hook=messages.append) as pilot:
+        await type_prompt(pilot, "dark trap")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.is_running
+    said = notices(messages)
+    assert any("could not be written" in n or "could not write" in n for n in said), said

@@ -1,0 +1,72 @@
+"""Themes and skills reload while the studio runs; a broken file keeps the last good version."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from textual.message import Message
+from textual.notifications import Notify
+
+from muse_tui.knowledge import BUNDLED_SKILLS, arrangement_table
+from muse_tui.tui.messages import FilesChanged
+from muse_tui.tui.watch import reload_skills
+from tests.ui.harness import make_studio
+
+TEMPLATES = "harmony/arrangement-templates.json"
+
+
+@pytest.fixture
+def skills(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "skills"
+    shutil.copytree(BUNDLED_SKILLS, root)
+    monkeypatch.setenv("MUSE_SKILLS_DIR", str(root))
+    return root
+
+
+def test_a_broken_skill_file_keeps_the_tables_in_use(skills: Path) -> None:
+    before = arrangement_table(skills)
+    good = (skills / TEMPLATES).read_text()
+    (skills / TEMPLATES).write_text(good.replace('"templates"', '"templatez"', 1))
+    problem = reload_skills(skills)
+    assert problem is not None
+    assert "skills/harmony/arrangement-templates.json" in problem
+    assert "last good version" in problem
+    assert arrangement_table(skills) is before
+    (skills / TEMPLATES).write_text(good)
+    assert reload_skills(skills) is None
+    assert arrangement_table(skills) is not before
+
+
+async def wait_until(pilot, condition, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the watcher did not report the change"
+        await pilot.pause(0.05)
+
+
+async def test_the_watchers_reload_an_edited_theme_and_report_a_broken_skill(
+    tmp_path: Path, skills: Path
+) -> None:
+    themes = tmp_path / "themes"
+    themes.mkdir()
+    theme = themes / "mine.toml"
+    theme.write_text('name = "mine"\nprimary = "#112233"\n')
+    app = make_studio(tmp_path, settings='theme = "mine"\n', themes_dirs=(themes,), watch=True)
+    messages: list[Message] = []
+    async with app.run_test(message_hook=messages.append) as pilot:
+        await pilot.pause(0.3)  # let the watchers start listening
+        theme.write_text('name = "mine"\nprimary = "#abcdef"\n')
+        await wait_until(pilot, lambda: app.current_theme.primary == "#abcdef")
+        (skills / TEMPLATES).write_text("{ not json")
+        await wait_until(
+            pilot,
+            lambda: any(
+                isinstance(m, Notify) and "is broken" in m.notification.message for m in messages
+            ),
+        )
+        assert app.is_running
+    kinds = {m.kind for m in messages if isinstance(m, FilesChanged)}
+    assert kinds == {"themes", "skills"}

@@ -1,0 +1,225 @@
+"""Sessions, settings, help, palette, keymap and themes: what a producer does around composing."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from textual.message import Message
+from textual.notifications import Notify
+from textual.widgets import DataTable, Input
+
+from muse_tui.tui.commands import StudioCommands
+from muse_tui.tui.messages import SongLoaded
+from muse_tui.tui.screens.confirm import ConfirmModal
+from muse_tui.tui.screens.help import HelpScreen
+from muse_tui.tui.screens.sessions import SessionsScreen
+from muse_tui.tui.screens.settings import SettingsScreen, read_keymap
+from muse_tui.tui.widgets.arrangement import ArrangementView
+from muse_tui.tui.widgets.prompt import PromptInput
+from muse_tui.tui.widgets.tracker import StageTracker
+from tests.ui.harness import SESSION_IDS, Players, make_studio
+from tests.ui.songs import studio_song
+from tests.ui.test_compose import type_prompt
+
+NO_GATES = "approval_gates = []\n"
+
+
+def notices(messages: list[Message]) -> list[str]:
+    return list(dict.fromkeys(m.notification.message for m in messages if isinstance(m, Notify)))
+
+
+async def compose_two_sessions(app, pilot) -> None:
+    """One finished session, then one cancelled at its gate (so left incomplete)."""
+    await type_prompt(pilot, "finished one")
+    await app.workers.wait_for_complete()
+    app.settings = app.settings.model_copy(update={"approval_gates": [2]})
+    await type_prompt(pilot, "stopped one")
+    while app.screen.__class__.__name__ != "ApprovalModal":
+        await pilot.pause(0.01)
+    await pilot.press("escape")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def open_sessions(app, pilot) -> SessionsScreen:
+    await pilot.press("ctrl+o")
+    screen = app.screen
+    assert isinstance(screen, SessionsScreen)
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    return screen
+
+
+async def test_the_browser_lists_newest_first_and_opens_a_session(tmp_path: Path) -> None:
+    app = make_studio(tmp_path, settings=NO_GATES)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await compose_two_sessions(app, pilot)
+        app.studio.post_message(SongLoaded(studio_song(), None, None))  # something else on show
+        await pilot.pause()
+        screen = await open_sessions(app, pilot)
+        ids = [s.session_id for s in screen.sessions]
+        assert set(ids) == set(SESSION_IDS[:2])
+        assert screen.query_one(DataTable).row_count == 2
+        finished = ids.index(SESSION_IDS[0])
+        for _ in range(finished):
+            await pilot.press("down")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is app.studio
+        assert app.studio.session_dir == tmp_path / "sessions" / SESSION_IDS[0]
+        view = app.studio.query_one(ArrangementView)
+        assert [s.name for s in view.sections] == ["Intro", "Verse", "Chorus", "Outro"]
+        tracker = app.studio.query_one(StageTracker)
+        assert tracker.state.status == "completed"
+
+
+async def test_an_incomplete_session_is_deleted_only_after_yes(tmp_path: Path) -> None:
+    app = make_studio(tmp_path, settings=NO_GATES)
+    messages: list[Message] = []
+    async with app.run_test(size=(120, 40), message_hook=messages.append) as pilot:
+        await compose_two_sessions(app, pilot)
+        screen = await open_sessions(app, pilot)
+        stopped = [s.session_id for s in screen.sessions].index(SESSION_IDS[1])
+        finished = 1 - stopped
+        screen.query_one(DataTable).move_cursor(row=finished)
+        await pilot.press("d")
+        assert not isinstance(app.screen, ConfirmModal)
+        assert any("did not finish" in n for n in notices(messages))
+        screen.query_one(DataTable).move_cursor(row=stopped)
+        await pilot.press("d")
+        assert isinstance(app.screen, ConfirmModal)
+        await pilot.press("n")
+        assert (tmp_path / "sessions" / SESSION_IDS[1]).is_dir()
+        await pilot.press("d", "y")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not (tmp_path / "sessions" / SESSION_IDS[1]).exists()
+        assert (tmp_path / "sessions" / SESSION_IDS[0]).is_dir()
+        assert [s.session_id for s in screen.sessions] == [SESSION_IDS[0]]
+
+
+async def test_resume_continues_a_stopped_run_to_the_end(tmp_path: Path) -> None:
+    app = make_studio(tmp_path, settings=NO_GATES)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await compose_two_sessions(app, pilot)
+        app.settings = app.settings.model_copy(update={"approval_gates": []})
+        screen = await open_sessions(app, pilot)
+        stopped = [s.session_id for s in screen.sessions].index(SESSION_IDS[1])
+        screen.query_one(DataTable).move_cursor(row=stopped)
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.studio.query_one(StageTracker).state.status == "completed"
+    assert (tmp_path / "sessions" / SESSION_IDS[1] / "manifest.json").is_file()
+
+
+async def test_settings_are_edited_saved_and_used(tmp_path: Path) -> None:
+    app = make_studio(tmp_path)
+    messages: list[Message] = []
+    async with app.run_test(size=(120, 40), message_hook=messages.append) as pilot:
+        await pilot.press("f2")
+        assert isinstance(app.screen, SettingsScreen)
+        bars = app.screen.query_one("#default_bars", Input)
+        bars.value = "abc"
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, SettingsScreen)  # not saved: the sentence says why
+        assert any("default bars" in n for n in notices(messages))
+        bars.value = "32"
+        app.screen.query_one("#keymap").load_text('"audition.play" = "p"\n')
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is app.studio
+    saved = tomllib.loads((tmp_path / "config" / "settings.toml").read_text())
+    assert saved["default_bars"] == 32
+    assert saved["keymap"] == {"audition.play": "p"}
+
+
+async def test_a_bad_settings_file_gives_notices_and_defaults(tmp_path: Path) -> None:
+    app = make_studio(tmp_path, settings='theme = 5\ncolour = "red"\nkeymap = {"nope.x" = "f9"}\n')
+    messages: list[Message] = []
+    async with app.run_test(message_hook=messages.append) as pilot:
+        await pilot.pause()
+        assert app.is_running
+        assert app.theme == "muse-dark"
+    said = " ".join(notices(messages))
+    assert "unknown setting 'colour'" in said
+    assert "theme" in said
+
+
+async def test_a_keymap_from_the_config_file_remaps_keys(tmp_path: Path) -> None:
+    players = Players()
+    app = make_studio(tmp_path, players=players, settings='[keymap]\n"audition.play" = "p"\n')
+    async with app.run_test() as pilot:
+        app.studio.post_message(SongLoaded(studio_song(), None, None))
+        await pilot.pause()
+        app.studio.query_one(ArrangementView).focus()
+        await pilot.press("space")
+        assert players.opened == []
+        await pilot.press("p")
+        assert players.last.calls[-1] == ("play", 0)
+
+
+async def test_help_lists_every_binding_with_its_id(tmp_path: Path) -> None:
+    app = make_studio(tmp_path, settings='[keymap]\n"roll.zoom_in" = "ctrl+up"\n')
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        ids = {b.id for _, bindings in app.screen.areas for b in bindings}
+        assert {"prompt.submit", "gate.approve", "audition.play", "roll.zoom_in"} <= ids
+        await pilot.press("escape")
+        assert app.screen is app.studio
+
+
+async def test_the_palette_offers_what_makes_sense_now(tmp_path: Path) -> None:
+    app = make_studio(tmp_path)
+    async with app.run_test() as pilot:
+        provider = StudioCommands(app.studio)
+        names = [name for name, _, _ in provider._gather()]
+        assert not any(n.startswith("Compose") or n.startswith("Play") for n in names)
+        assert "Theme: muse-dark (current)" in names and "Theme: muse-light" in names
+        assert "MIDI port: IAC Driver Bus 1" in names
+        assert "Approval gate: stage 2 Harmony (on)" in names
+        app.studio.query_one(PromptInput).load_text("dusty boom bap")
+        app.studio.post_message(SongLoaded(studio_song(), None, None))
+        await pilot.pause()
+        names = [name for name, _, _ in provider._gather()]
+        assert "Compose: dusty boom bap" in names
+        assert "Play Bass alone" in names and "Loop Hook" in names
+        commands = {name: run for name, run, _ in provider._gather()}
+        commands["Theme: muse-light"]()
+        commands["Approval gate: stage 4 Parts (off)"]()
+        await pilot.pause()
+        assert app.theme == "muse-light"
+    saved = tomllib.loads((tmp_path / "config" / "settings.toml").read_text())
+    assert saved["theme"] == "muse-light"
+    assert saved["approval_gates"] == [2, 4]
+
+
+async def test_a_theme_file_hot_reloads_and_a_broken_one_keeps_the_last_good(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "themes"
+    folder.mkdir()
+    theme = folder / "mine.toml"
+    theme.write_text('name = "mine"\nprimary = "#112233"\n')
+    app = make_studio(tmp_path, settings='theme = "mine"\n', themes_dirs=(folder,))
+    messages: list[Message] = []
+    async with app.run_test(message_hook=messages.append) as pilot:
+        assert app.theme == "mine"
+        theme.write_text('name = "mine"\nprimary = "#445566"\n')
+        app.reload_theme(theme)
+        await pilot.pause()
+        assert app.current_theme.primary == "#445566"
+        theme.write_text('name = "mine"\nprimary = "not a colour"\n')
+        app.reload_theme(theme)
+        await pilot.pause()
+        assert app.current_theme.primary == "#445566"
+    assert any("not a colour" in n and "last good" in n for n in notices(messages))
+
+
+def test_keymap_lines_read_with_or_without_quotes() -> None:
+    assert read_keymap('"audition.play" = "p"\nroll.zoom_in = "ctrl+up"\n') == {
+        "audition.play": "p",
+        "roll.zoom_in": "ctrl+up",
+    }
