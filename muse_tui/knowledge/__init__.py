@@ -4,6 +4,8 @@ Each table module has a cached loader and a `reload()`; `reload_all()` forgets
 every table at once (hot reload after a skill file changes).
 """
 
+from pathlib import Path
+
 from muse_tui.knowledge import arrangement, artists, progressions, rhythm, sound
 from muse_tui.knowledge.arrangement import (
     ArrangementTable,
@@ -34,6 +36,26 @@ reload_rhythm_table = rhythm.reload
 reload_sound_tables = sound.reload
 
 
+#: Every loader that reads `skills/` (each takes the skills folder as `root`).
+ALL_TABLES = (
+    arrangement_table,
+    genre_table,
+    intent_lexicon,
+    artist_table,
+    progression_table,
+    rhythm_table,
+    sound_catalog,
+    effects_table,
+    mood_palette,
+)
+
+
+def check_all(root: Path) -> None:
+    """Load every table from `root`, leaving the ones in use alone; SkillFileError if one is broken."""
+    for load in ALL_TABLES:
+        load(root)
+
+
 def reload_all() -> None:
     """Forget every cached table; the next read loads the files again."""
     arrangement.reload()
@@ -44,6 +66,7 @@ def reload_all() -> None:
 
 
 __all__ = [
+    "ALL_TABLES",
     "BUNDLED_SKILLS",
     "ArrangementTable",
     "ArrangementTemplate",
@@ -63,6 +86,7 @@ __all__ = [
     "SoundEntry",
     "arrangement_table",
     "artist_table",
+    "check_all",
     "effects_table",
     "genre_table",
     "intent_lexicon",
