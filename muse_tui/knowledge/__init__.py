@@ -51,7 +51,7 @@ ALL_TABLES = (
 
 
 def check_all(root: Path) -> None:
-    """Load every table from `root`, leaving the ones in use alone; SkillFileError if one is broken."""
+    """Load every table from `root`, leaving those in use alone; SkillFileError if one is broken."""
     for load in ALL_TABLES:
         load(root)
 
