@@ -238,6 +238,15 @@ def clean_sessions(
     return report
 
 
+def delete_session(root: Path, folder: Path) -> None:
+    """Delete one session folder under `root` and nothing else; WriteFailed if the disk refuses."""
+    if not (_owned(folder, root) and is_session_folder(folder)):
+        raise BadSessionReference(
+            f"{folder} is not a session folder under {root}; it was left alone"
+        )
+    _remove(folder)
+
+
 def _doomed(
     summary: SessionSummary, older_than_days: float | None, incomplete: bool, now: datetime
 ) -> bool:

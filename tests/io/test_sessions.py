@@ -125,3 +125,24 @@ def test_an_incomplete_session_is_summarised_from_its_checkpoint(tmp_path: Path)
         124,
         4,
     )
+
+
+def test_delete_session_removes_one_session_and_refuses_anything_else(tmp_path: Path) -> None:
+    from muse_tui.store.sessions import BadSessionReference, delete_session
+
+    root = tmp_path / "sessions"
+    session = root / "session-20261122-abcdef"
+    (session / "state").mkdir(parents=True)
+    (session / "state" / "pipeline-state.json").write_text("{}")
+    outside = tmp_path / "precious"
+    outside.mkdir()
+    (outside / "manifest.json").write_text("{}")
+    not_a_session = root / "notes"
+    not_a_session.mkdir()
+
+    for folder in (outside, not_a_session, root / ".."):
+        with pytest.raises(BadSessionReference, match="left alone"):
+            delete_session(root, folder)
+    assert outside.exists() and not_a_session.exists()
+    delete_session(root, session)
+    assert not session.exists()

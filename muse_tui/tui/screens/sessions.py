@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import ClassVar
 
@@ -13,7 +12,13 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from muse_tui.store.sessions import SessionSummary, list_sessions
+from muse_tui.store.atomic import WriteFailed
+from muse_tui.store.sessions import (
+    BadSessionReference,
+    SessionSummary,
+    delete_session,
+    list_sessions,
+)
 
 from ..messages import OpenSession
 from .confirm import ConfirmModal
@@ -124,18 +129,10 @@ class SessionsScreen(Screen[None]):
         )
 
     def _delete(self, chosen: SessionSummary) -> None:
-        folder = chosen.path
-        if not folder.resolve().is_relative_to(self.root.resolve()) or folder.is_symlink():
-            self.notify(f"{folder} is outside the sessions folder; left alone.", severity="error")
-            return
         try:
-            shutil.rmtree(folder)
-        except OSError as exc:
-            self.notify(
-                f"Could not delete {chosen.session_id} ({exc.strerror or exc}); "
-                "check the folder's permissions.",
-                severity="error",
-            )
+            delete_session(self.root, chosen.path)
+        except (BadSessionReference, WriteFailed) as exc:
+            self.notify(f"{exc}; check the folder and its permissions.", severity="error")
             return
         self.notify(f"Deleted {chosen.session_id}.")
         self.refresh_list()
