@@ -250,7 +250,7 @@ class _Run:
         if stage in p.config.skip_stages:
             record.status = "skipped"
             self.events.emit(StageSkipped(stage=stage, name=name))
-            self._checkpoint(stage_done=stage)
+            self._checkpoint()
             return None
         if stage not in self.owner.stages:
             self._fail(
@@ -268,7 +268,7 @@ class _Run:
             if not await self._approved(record, result):
                 self.variants[stage] = self.variants.get(stage, 0) + 1
                 continue
-            self._checkpoint(stage_done=stage)
+            self._checkpoint()
             return None
 
     async def _attempts(self, record: StageRecord) -> StageResult | None:
@@ -286,19 +286,13 @@ class _Run:
             try:
                 result = await self._call(stage, ctx)
             except (RunCancelled, RunTimedOut, QualityRewind, asyncio.CancelledError):
-                record.tool_calls.extend(ctx.tool_calls)
-                record.duration_ms = (record.duration_ms or 0) + (
-                    time.perf_counter() - begun
-                ) * 1000
+                _account(record, ctx, begun)
                 raise
             except Exception as exc:  # a stage's failure is data for the record, not a crash
                 error = _stage_error(exc, attempt, p.config.stage_timeout_ms)
                 record.attempt_errors.append(error)
                 record.error = error
-                record.tool_calls.extend(ctx.tool_calls)
-                record.duration_ms = (record.duration_ms or 0) + (
-                    time.perf_counter() - begun
-                ) * 1000
+                _account(record, ctx, begun)
                 if attempt < attempts and error.recoverable:
                     record.retry_count += 1
                     p.recovery.total_retries += 1
@@ -311,8 +305,7 @@ class _Run:
                     continue
                 self._fail(record, _combined(record))
                 return None
-            record.tool_calls.extend(ctx.tool_calls)
-            record.duration_ms = (record.duration_ms or 0) + (time.perf_counter() - begun) * 1000
+            _account(record, ctx, begun)
             p.status = "running"
             return result
         return None
@@ -433,9 +426,9 @@ class _Run:
         record.error = error
         self.events.emit(StageFailed(stage=record.stage, name=record.name, error=error))
         self.pipeline.status = "failed" if record.stage in CRITICAL_STAGES else "running"
-        self._checkpoint(stage_done=None)
+        self._checkpoint()
 
-    def _checkpoint(self, stage_done: int | None) -> None:
+    def _checkpoint(self) -> None:
         p = self.pipeline
         if not p.config.enable_checkpoints:
             return
@@ -449,7 +442,7 @@ class _Run:
         p.total_duration_ms = (time.perf_counter() - self.started) * 1000
         p.completed_at = self.owner.clock().isoformat()
         try:
-            self._checkpoint(stage_done=None)
+            self._checkpoint()
             record_run_in_manifest(self.session_dir, p)
         except OSError as exc:  # a full disk must not hide how the run ended
             error = error or StageError(code="FILE_WRITE_FAILED", message=str(exc))
@@ -462,6 +455,12 @@ class _Run:
                 error=error,
             )
         )
+
+
+def _account(record: StageRecord, ctx: StageContext, begun: float) -> None:
+    """Add one attempt's tool calls and time to the stage record."""
+    record.tool_calls.extend(ctx.tool_calls)
+    record.duration_ms = (record.duration_ms or 0) + (time.perf_counter() - begun) * 1000
 
 
 def _stage_error(exc: BaseException, attempt: int, stage_timeout_ms: int) -> StageError:
