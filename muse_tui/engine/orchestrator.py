@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import inspect
 import time
-import traceback
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -43,13 +42,13 @@ from muse_tui.store.checkpoint import load_checkpoint, write_checkpoint
 from muse_tui.store.manifest import record_run_in_manifest
 
 from .event_order import OrderedEvents
+from .outcomes import account, combined_error, finish_message, stage_error
 from .parts import write_parts
 from .protocols import ApprovalGate, ApprovalRequest, AutoApprove, EventSink, NullSink, Playback
 from .stages import (
     PartsStage,
     QualityRewind,
     StageContext,
-    StageFailure,
     StageRegistry,
     StageResult,
 )
@@ -231,7 +230,7 @@ class _Run:
                     self.carried[stage] = record  # keep its rejections when it runs again
                     stage = rewind.stage
                     continue
-                self._fail(record, _combined(record))
+                self._fail(record, combined_error(record))
                 self.degraded = record.error
             if self.pipeline.status == "failed":
                 return
@@ -286,13 +285,13 @@ class _Run:
             try:
                 result = await self._call(stage, ctx)
             except (RunCancelled, RunTimedOut, QualityRewind, asyncio.CancelledError):
-                _account(record, ctx, begun)
+                account(record, ctx, begun)
                 raise
             except Exception as exc:  # a stage's failure is data for the record, not a crash
-                error = _stage_error(exc, attempt, p.config.stage_timeout_ms)
+                error = stage_error(exc, attempt, p.config.stage_timeout_ms)
                 record.attempt_errors.append(error)
                 record.error = error
-                _account(record, ctx, begun)
+                account(record, ctx, begun)
                 if attempt < attempts and error.recoverable:
                     record.retry_count += 1
                     p.recovery.total_retries += 1
@@ -303,9 +302,9 @@ class _Run:
                         )
                     )
                     continue
-                self._fail(record, _combined(record))
+                self._fail(record, combined_error(record))
                 return None
-            _account(record, ctx, begun)
+            account(record, ctx, begun)
             p.status = "running"
             return result
         return None
@@ -451,57 +450,7 @@ class _Run:
                 status=p.status,
                 duration_ms=p.total_duration_ms,
                 session_dir=str(self.session_dir) if self.session_dir.exists() else None,
-                message=_finish_message(p, error),
+                message=finish_message(p, error),
                 error=error,
             )
         )
-
-
-def _account(record: StageRecord, ctx: StageContext, begun: float) -> None:
-    """Add one attempt's tool calls and time to the stage record."""
-    record.tool_calls.extend(ctx.tool_calls)
-    record.duration_ms = (record.duration_ms or 0) + (time.perf_counter() - begun) * 1000
-
-
-def _stage_error(exc: BaseException, attempt: int, stage_timeout_ms: int) -> StageError:
-    if isinstance(exc, TimeoutError):
-        return StageError(
-            code="TIMEOUT", message=f"took longer than {stage_timeout_ms} ms", attempt=attempt
-        )
-    if isinstance(exc, StageFailure):
-        return StageError(
-            code=exc.code,  # type: ignore[arg-type]
-            message=str(exc),
-            recovery_hint=exc.hint,
-            recoverable=exc.recoverable,
-            attempt=attempt,
-        )
-    return StageError(
-        code="TOOL_EXECUTION_FAILED",
-        message=f"{type(exc).__name__}: {exc}",
-        stack="".join(traceback.format_exception(exc)[-6:]),
-        attempt=attempt,
-    )
-
-
-def _combined(record: StageRecord) -> StageError:
-    """The final error of a stage that ran out of attempts: every attempt's cause, in order."""
-    last = record.attempt_errors[-1]
-    if len(record.attempt_errors) == 1:
-        return last
-    causes = "; ".join(f"attempt {e.attempt}: {e.message}" for e in record.attempt_errors)
-    return last.model_copy(
-        update={"message": f"{record.name} failed {len(record.attempt_errors)} times ({causes})"}
-    )
-
-
-def _finish_message(p: ComposerPipeline, error: StageError | None) -> str:
-    if p.status == "completed":
-        return f"Session {p.session_id} is ready."
-    if p.status == "completed_partial":
-        why = error.message if error else "a stage was degraded"
-        hint = f" {error.recovery_hint}" if error and error.recovery_hint else ""
-        return f"Session {p.session_id} is ready, but {why}.{hint}"
-    if p.status == "cancelled":
-        return "Cancelled; nothing half-written was left behind."
-    return f"The run failed: {error.message if error else 'unknown error'}."
