@@ -208,17 +208,37 @@ def _kept_region(region: Region, spans: list[tuple[float, float]] | None, channe
         if span is None:
             continue
         end = min(start + note.duration_beats, span[1])
-        notes.append(note.model_copy(update={"channel": channel, "duration_beats": end - start}))
+        notes.append(_kept_note(note, channel, end - start))
     return region.model_copy(
         update={
             "notes": notes,
             "control_changes": [
-                cc.model_copy(update={"channel": channel}) for cc in region.control_changes
+                cc if cc.channel == channel else cc.model_copy(update={"channel": channel})
+                for cc in region.control_changes
             ],
             "pitch_bends": [
-                pb.model_copy(update={"channel": channel}) for pb in region.pitch_bends
+                pb if pb.channel == channel else pb.model_copy(update={"channel": channel})
+                for pb in region.pitch_bends
             ],
         }
+    )
+
+
+def _kept_note(note: Note, channel: int, duration: float) -> Note:
+    """`note` on `channel`, lasting `duration`: the note itself when neither changes.
+
+    A new note is built with the constructor rather than `model_copy`: pydantic
+    validates five fields in about half the time it takes to copy a model, and
+    most notes do change (a length recomputed from the note's end moves its last bit).
+    """
+    if note.channel == channel and note.duration_beats == duration:
+        return note
+    return Note(
+        pitch=note.pitch,
+        velocity=note.velocity,
+        start_beat=note.start_beat,
+        duration_beats=duration,
+        channel=channel,
     )
 
 

@@ -152,10 +152,10 @@ def tidy(notes: Iterable[Note], length: float) -> list[Note]:
     by_pitch: dict[int, list[Note]] = {}
     for note in notes:
         if note.start_beat < length - _SHORTEST:
-            end = min(note.end_beat, length)
-            by_pitch.setdefault(note.pitch, []).append(
-                note.model_copy(update={"duration_beats": _tick(end - note.start_beat)})
-            )
+            duration = _tick(min(note.end_beat, length) - note.start_beat)
+            if duration != note.duration_beats:  # most notes are on ticks already: no copy
+                note = note.model_copy(update={"duration_beats": duration})
+            by_pitch.setdefault(note.pitch, []).append(note)
     kept: list[Note] = []
     for same in by_pitch.values():
         same.sort(key=lambda n: (n.start_beat, -n.velocity))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 TMP_SUFFIX = ".tmp"
@@ -19,21 +20,43 @@ def write_atomic(path: Path, data: bytes | str) -> int:
 
     Returns the number of bytes written. Leaves no temp file behind on failure.
     """
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
+    return write_atomic_files([(path, data)])[0]
+
+
+def write_atomic_files(files: Sequence[tuple[Path, bytes | str]]) -> list[int]:
+    """`write_atomic` for files written together, fsyncing each folder once after every rename.
+
+    Each file is still either its old self or its new self; once this returns,
+    all are durable. One folder fsync makes every rename in it durable, so
+    there is no need for one per file. Returns the bytes written, per file.
+    """
+    payloads = [
+        (path, data.encode("utf-8") if isinstance(data, str) else data) for path, data in files
+    ]
+    for path, _ in payloads:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    temps: list[str] = []
+    writing: Path | None = None
     try:
-        with os.fdopen(fd, "wb") as tmp:
-            tmp.write(payload)
-            tmp.flush()
-            os.fsync(tmp.fileno())
-        os.replace(tmp_name, path)
+        for writing, payload in payloads:
+            fd, tmp_name = tempfile.mkstemp(
+                prefix=f".{writing.name}.", suffix=TMP_SUFFIX, dir=writing.parent
+            )
+            temps.append(tmp_name)
+            with os.fdopen(fd, "wb") as tmp:
+                tmp.write(payload)
+                tmp.flush()
+                os.fsync(tmp.fileno())
+        for (writing, _), tmp_name in zip(payloads, temps, strict=True):
+            os.replace(tmp_name, writing)
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        raise WriteFailed(exc.errno, f"could not write {path}: {exc.strerror or exc}") from exc
-    fsync_folder(path.parent)
-    return len(payload)
+        for tmp_name in temps:
+            with contextlib.suppress(OSError):  # already renamed into place
+                os.unlink(tmp_name)
+        raise WriteFailed(exc.errno, f"could not write {writing}: {exc.strerror or exc}") from exc
+    for folder in dict.fromkeys(path.parent for path, _ in payloads):
+        fsync_folder(folder)
+    return [len(payload) for _, payload in payloads]
 
 
 def fsync_folder(folder: Path) -> None:

@@ -2,7 +2,9 @@
 
 Track 0 is the conductor (tempo, time signature, key signature, a marker per
 section); then one named track per instrument on its own channel. Times in the
-song are beats; here they become ticks, rounded once per event.
+song are beats; here they become ticks, rounded once per event. Tracks are
+encoded here, byte for byte as mido would write them (running status
+included); `song_to_midifile` gives the same tracks as mido objects.
 """
 
 from __future__ import annotations
@@ -10,13 +12,14 @@ from __future__ import annotations
 import io
 import struct
 import unicodedata
+from operator import itemgetter
 from pathlib import Path
 
 import mido
 
 from muse_tui.compose.assembly import arrange_for_playback
 from muse_tui.contracts import ManifestFile, Note, SongState, Track
-from muse_tui.store.atomic import write_atomic
+from muse_tui.store.atomic import write_atomic_files
 from muse_tui.store.sessions import inside_session, sanitise_name
 from muse_tui.theory import SCALE_STEPS, KeySyntaxError, parse_key
 
@@ -28,7 +31,19 @@ _MAJOR_KEYS = ("Cb", "Gb", "Db", "Ab", "Eb", "Bb", "F", "C", "G", "D", "A", "E",
 _MINOR_KEYS = ("Ab", "Eb", "Bb", "F", "C", "G", "D", "A", "E", "B", "F#", "C#", "G#", "D#", "A#")
 # At one tick, note-offs go first (a repeated note re-strikes), then controllers, then note-ons.
 _NOTE_OFF, _CONTROL, _NOTE_ON = 1, 2, 3
-_HEADER_BYTES = 14  # 'MThd', its length, format, track count, division
+_END_OF_TRACK = b"\xff\x2f\x00"
+_ONE_BYTE = [bytes((value,)) for value in range(0x80)]
+# Channel messages by status nibble: their mido type and the names of their data bytes.
+_MIDO_FIELDS = {
+    0x80: ("note_off", "note", "velocity"),
+    0x90: ("note_on", "note", "velocity"),
+    0xB0: ("control_change", "control", "value"),
+    0xC0: ("program_change", "program"),
+}
+
+#: One event of a track: its absolute tick, its order among events at that tick, its bytes.
+Event = tuple[int, int, bytes]
+_TICK_AND_ORDER = itemgetter(0, 1)  # sort key; equal keys keep the order they were made in
 
 
 def song_to_midifile(song: SongState, ppq: int = PPQ) -> mido.MidiFile:
@@ -38,8 +53,8 @@ def song_to_midifile(song: SongState, ppq: int = PPQ) -> mido.MidiFile:
     """
     end = song_end_tick(song, ppq)
     midi = mido.MidiFile(type=1, ticks_per_beat=ppq)
-    midi.tracks.append(_conductor(song, ppq, end))
-    midi.tracks.extend(_instrument(track, ppq, end) for track in song.tracks)
+    midi.tracks.append(_mido_track(_conductor(song, ppq), end))
+    midi.tracks.extend(_mido_track(_instrument(track, ppq), end) for track in song.tracks)
     return midi
 
 
@@ -47,8 +62,8 @@ def track_to_midifile(song: SongState, track: Track, ppq: int = PPQ) -> mido.Mid
     """One instrument alone (with the conductor track), to import onto one MPC track."""
     end = song_end_tick(song, ppq)
     midi = mido.MidiFile(type=1, ticks_per_beat=ppq)
-    midi.tracks.append(_conductor(song, ppq, end))
-    midi.tracks.append(_instrument(track, ppq, end))
+    midi.tracks.append(_mido_track(_conductor(song, ppq), end))
+    midi.tracks.append(_mido_track(_instrument(track, ppq), end))
     return midi
 
 
@@ -79,21 +94,17 @@ def write_song_midi(
     """
     playable = song if arranged else arrange_for_playback(song)
     end = song_end_tick(playable, PPQ)
-    conductor = _chunk(_conductor(playable, PPQ, end))
-    chunks = {t.id: _chunk(_instrument(t, PPQ, end)) for t in playable.tracks}
+    conductor = _chunk(_conductor(playable, PPQ), end)
+    chunks = {t.id: _chunk(_instrument(t, PPQ), end) for t in playable.tracks}
     full = f"{MIDI_DIR}/{FULL_ARRANGEMENT}.mid"
-    write_atomic(inside_session(session_dir, full), _smf([conductor, *chunks.values()]))
+    files = [(inside_session(session_dir, full), _smf([conductor, *chunks.values()]))]
     names = midi_file_names(playable.tracks)
     for track in playable.tracks:
-        write_atomic(
-            inside_session(session_dir, names[track.id]), _smf([conductor, chunks[track.id]])
+        files.append(
+            (inside_session(session_dir, names[track.id]), _smf([conductor, chunks[track.id]]))
         )
+    write_atomic_files(files)
     return midi_entries(session_dir, playable)
-
-
-def _chunk(track: mido.MidiTrack) -> bytes:
-    """One `MTrk` chunk, encoded by mido (the 14-byte file header stripped)."""
-    return midi_bytes(mido.MidiFile(type=1, ticks_per_beat=PPQ, tracks=[track]))[_HEADER_BYTES:]
 
 
 def _smf(chunks: list[bytes]) -> bytes:
@@ -195,102 +206,142 @@ def key_signature_name(key: str, mode: str) -> str | None:
     return _MAJOR_KEYS[sharps + 7]
 
 
-def _conductor(song: SongState, ppq: int, end: int) -> mido.MidiTrack:
+def _conductor(song: SongState, ppq: int) -> list[Event]:
     numerator, denominator = song.time_signature
-    events: list[tuple[int, int, mido.MetaMessage]] = [
-        (0, 0, mido.MetaMessage("set_tempo", tempo=mido.bpm2tempo(song.tempo))),
-        (0, 0, mido.MetaMessage("time_signature", numerator=numerator, denominator=denominator)),
+    events: list[Event] = [
+        (0, 0, _meta("set_tempo", tempo=mido.bpm2tempo(song.tempo))),
+        (0, 0, _meta("time_signature", numerator=numerator, denominator=denominator)),
     ]
     key = key_signature_name(song.key, song.mode)
     if key is not None:
-        events.append((0, 0, mido.MetaMessage("key_signature", key=key)))
+        events.append((0, 0, _meta("key_signature", key=key)))
     for section in song.arrangement.sections if song.arrangement else []:
         tick = _tick(section.start_bar * song.beats_per_bar, ppq)
-        events.append((tick, 1, mido.MetaMessage("marker", text=_text(section.name, section.kind))))
-    return _to_track(sorted(events, key=lambda e: (e[0], e[1])), end)
+        events.append((tick, 1, _meta("marker", text=_text(section.name, section.kind))))
+    return sorted(events, key=_TICK_AND_ORDER)
 
 
-def _instrument(track: Track, ppq: int, end: int) -> mido.MidiTrack:
+def _instrument(track: Track, ppq: int) -> list[Event]:
     channel = track.channel
-    events: list[tuple[int, int, mido.Message | mido.MetaMessage]] = [
-        (0, 0, mido.MetaMessage("track_name", name=_text(track.name, track.role)))
-    ]
+    note_on, note_off, control = 0x90 | channel, 0x80 | channel, 0xB0 | channel
+    events: list[Event] = [(0, 0, _meta("track_name", name=_text(track.name, track.role)))]
     program = track.drum_kit if track.is_drums else track.program
     if program is not None:
-        events.append((0, 0, _message("program_change", channel=channel, program=program)))
-    events.append((0, 0, _cc(channel, 7, track.volume)))
-    events.append((0, 0, _cc(channel, 10, track.pan)))
+        events.append((0, 0, bytes((0xC0 | channel, program))))
+    events.append((0, 0, bytes((control, 7, track.volume))))
+    events.append((0, 0, bytes((control, 10, track.pan))))
     for region in track.regions:
         offset = region.start_beat
         for note in region.notes:
             start = _tick(offset + note.start_beat, ppq)
             stop = max(start + 1, _tick(offset + note.end_beat, ppq))
-            on = _message("note_on", channel=channel, note=note.pitch, velocity=note.velocity)
-            events.append((start, _NOTE_ON, on))
-            off = _message("note_off", channel=channel, note=note.pitch, velocity=0)
-            events.append((stop, _NOTE_OFF, off))
+            events.append((start, _NOTE_ON, bytes((note_on, note.pitch, note.velocity))))
+            events.append((stop, _NOTE_OFF, bytes((note_off, note.pitch, 0))))
         for cc in region.control_changes:
-            events.append(
-                (_tick(offset + cc.beat, ppq), _CONTROL, _cc(channel, cc.controller, cc.value))
-            )
+            message = bytes((control, cc.controller, cc.value))
+            events.append((_tick(offset + cc.beat, ppq), _CONTROL, message))
         for bend in region.pitch_bends:
-            msg = _message("pitchwheel", channel=channel, pitch=bend.value)
-            events.append((_tick(offset + bend.beat, ppq), _CONTROL, msg))
-    return _to_track(_no_stacked_notes(events), end)
+            value = bend.value + 8192  # 14 bits from 0, low 7 bits first
+            message = bytes((0xE0 | channel, value & 0x7F, value >> 7))
+            events.append((_tick(offset + bend.beat, ppq), _CONTROL, message))
+    return _no_stacked_notes(events)
 
 
-def _no_stacked_notes(
-    events: list[tuple[int, int, mido.Message | mido.MetaMessage]],
-) -> list[tuple[int, int, mido.Message | mido.MetaMessage]]:
+def _no_stacked_notes(events: list[Event]) -> list[Event]:
     """Sort the events, guaranteeing no same-pitch overlap even where rounding makes one.
 
     A note-on for a pitch already sounding ends it first (or, struck on the
     same tick, merges with it); one note-off is then dropped, so each
     remaining note-on has exactly one note-off.
     """
-    events.sort(key=lambda e: (e[0], e[1]))
+    events.sort(key=_TICK_AND_ORDER)
     started: dict[int, int] = {}
     owed: dict[int, int] = {}
     result = []
-    for tick, order, msg in events:
-        if order == _NOTE_ON and msg.note in started:
-            owed[msg.note] = owed.get(msg.note, 0) + 1
-            if started[msg.note] == tick:
-                continue
-            off = _message("note_off", channel=msg.channel, note=msg.note, velocity=0)
-            result.append((tick, _NOTE_OFF, off))
+    for tick, order, message in events:
         if order == _NOTE_ON:
-            started[msg.note] = tick
+            pitch = message[1]
+            if pitch in started:
+                owed[pitch] = owed.get(pitch, 0) + 1
+                if started[pitch] == tick:
+                    continue
+                note_off = 0x80 | message[0] & 0x0F
+                result.append((tick, _NOTE_OFF, bytes((note_off, pitch, 0))))
+            started[pitch] = tick
         elif order == _NOTE_OFF:
-            if owed.get(msg.note):
-                owed[msg.note] -= 1
+            pitch = message[1]
+            if owed.get(pitch):
+                owed[pitch] -= 1
                 continue
-            started.pop(msg.note, None)
-        result.append((tick, order, msg))
+            started.pop(pitch, None)
+        result.append((tick, order, message))
     return result
 
 
-def _to_track(
-    events: list[tuple[int, int, mido.Message | mido.MetaMessage]], end: int
-) -> mido.MidiTrack:
-    """Absolute ticks (already in order) to delta times, and the one end-of-track."""
+def _chunk(events: list[Event], end: int) -> bytes:
+    """One `MTrk` chunk: delta times, running status as mido writes it, one end of track.
+
+    Encoded here rather than by mido because building a mido message per
+    event was most of the assembly's time; `_mido_track` makes the same track
+    as mido objects, and tests/io pins that both give the same bytes.
+    """
+    data = bytearray()
+    now, running = 0, None
+    for tick, _, message in events:
+        data += _variable_length(tick - now)
+        now = tick
+        status = message[0]
+        data += message[1:] if status == running else message
+        running = status if status < 0xF0 else None  # meta events cancel running status
+    data += _variable_length(max(0, end - now))
+    data += _END_OF_TRACK
+    return b"MTrk" + struct.pack(">L", len(data)) + data
+
+
+def _variable_length(value: int) -> bytes:
+    """A MIDI variable-length quantity: 7 bits a byte, the most significant first."""
+    if value < 0x80:
+        return _ONE_BYTE[value]
+    groups = [value & 0x7F]
+    value >>= 7
+    while value:
+        groups.append(0x80 | value & 0x7F)
+        value >>= 7
+    return bytes(reversed(groups))
+
+
+def _mido_track(events: list[Event], end: int) -> mido.MidiTrack:
+    """The track `_chunk` encodes, as mido messages with delta times."""
     track = mido.MidiTrack()
     now = 0
-    for tick, _, msg in events:
-        msg.time = tick - now  # each message here is fresh, made for this track
-        track.append(msg)
+    for tick, _, message in events:
+        track.append(_mido_message(message, tick - now))
         now = tick
     track.append(mido.MetaMessage("end_of_track", time=max(0, end - now)))
     return track
 
 
-def _cc(channel: int, controller: int, value: int) -> mido.Message:
-    return _message("control_change", channel=channel, control=controller, value=value)
+def _mido_message(message: bytes, delta: int) -> mido.Message | mido.MetaMessage:
+    """One of our encoded events as a mido message, without mido's per-field checks."""
+    status = message[0]
+    if status == 0xFF:
+        meta = mido.MetaMessage.from_bytes(message)
+        meta.time = delta
+        return meta
+    kind, channel = status & 0xF0, status & 0x0F
+    if kind == 0xE0:
+        pitch = (message[1] | message[2] << 7) - 8192
+        return mido.Message(
+            "pitchwheel", skip_checks=True, channel=channel, pitch=pitch, time=delta
+        )
+    name, *fields = _MIDO_FIELDS[kind]
+    values = dict(zip(fields, message[1:], strict=True))
+    return mido.Message(name, skip_checks=True, channel=channel, time=delta, **values)
 
 
-def _message(kind: str, **values: int) -> mido.Message:
-    """A channel message without mido's per-field checks: the contracts already bounded them."""
-    return mido.Message(kind, skip_checks=True, **values)
+def _meta(kind: str, **values: str | int) -> bytes:
+    """A meta event's bytes, encoded by mido: there are only a few in a track."""
+    return bytes(mido.MetaMessage(kind, **values).bytes())
 
 
 def _tick(beat: float, ppq: int) -> int:

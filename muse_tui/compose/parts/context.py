@@ -56,11 +56,12 @@ class PartContext:
     def pitch_range(self) -> tuple[int, int]:
         return self.look.pitch_range
 
-    @property
+    # Cached: the writers ask for these once a note, and the song and section never change.
+    @cached_property
     def beats_per_bar(self) -> float:
         return self.song.beats_per_bar
 
-    @property
+    @cached_property
     def bar_steps(self) -> int:
         return steps_per_bar(self.beats_per_bar)
 
@@ -68,7 +69,7 @@ class PartContext:
     def bars(self) -> int:
         return self.section.bars
 
-    @property
+    @cached_property
     def length(self) -> float:
         return self.section.bars * self.beats_per_bar
 
@@ -76,11 +77,11 @@ class PartContext:
     def energy(self) -> float:
         return self.section.energy
 
-    @property
+    @cached_property
     def density(self) -> Density:
         return density_for(self.section)
 
-    @property
+    @cached_property
     def loud(self) -> float:
         return loudness(self.section.energy)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 STEP = 0.25  # beats per 16th step
 
@@ -30,8 +31,12 @@ def steps_per_bar(beats_per_bar: float) -> int:
     return max(1, round(beats_per_bar * 4))
 
 
+@lru_cache(maxsize=4096)
 def tile(grid: str, bar: int, bar_steps: int) -> str:
-    """Bar `bar` of a one-or-more-bar grid looped from the section start (3/4 bars truncate)."""
+    """Bar `bar` of a one-or-more-bar grid looped from the section start (3/4 bars truncate).
+
+    Cached: the skills' grids are few, and every section of every part tiles them again.
+    """
     return "".join(grid[(bar * bar_steps + i) % len(grid)] for i in range(bar_steps))
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 
 from muse_tui.contracts import EnrichedProgression, ProgressionChord, Section, SongState
 from muse_tui.theory.chord import parse_chord
@@ -85,10 +86,10 @@ class SectionHarmony:
 
     def _sounding(self, chord: ProgressionChord, start: float, end: float) -> SoundingChord:
         voicing = tuple(sorted(chord.voicing))
-        try:
-            parsed = parse_chord(chord.symbol)
-            root, bass, tones = parsed.root_pc, parsed.bass_pc, set(parsed.pitch_classes)
-        except ValueError:
+        read = _chord_tones(chord.symbol)
+        if read is not None:
+            root, bass, tones = read[0], read[1], set(read[2])
+        else:
             root = bass = voicing[0] % 12
             tones = {p % 12 for p in voicing}
         if self.strict:
@@ -97,6 +98,19 @@ class SectionHarmony:
             if bass not in tones:
                 bass = root if root in tones else min(tones, key=lambda pc: (pc - root) % 12)
         return SoundingChord(start, end, chord.symbol, root, bass, frozenset(tones), voicing)
+
+
+@lru_cache(maxsize=256)
+def _chord_tones(symbol: str) -> tuple[int, int, frozenset[int]] | None:
+    """A symbol's root, bass and pitch classes (None when it cannot be read).
+
+    Cached: every part reads every chord of every section, and a song has only a few symbols.
+    """
+    try:
+        parsed = parse_chord(symbol)
+        return parsed.root_pc, parsed.bass_pc, parsed.pitch_classes
+    except ValueError:
+        return None
 
 
 def nearest_pitch(

@@ -82,15 +82,15 @@ def write_part(
 
 def summarize_part(track: Track, beats_per_bar: float) -> PatternSummary:
     """A track at a glance: notes, bars, range, and how busy it is."""
-    notes = track.notes
+    pitches = [n.pitch for r in track.regions for n in r.notes]
     end = max((r.end_beat for r in track.regions), default=0.0)
     bars = math.ceil(end / beats_per_bar - 1e-9) if end else 0
-    per_bar = len(notes) / bars if bars else 0.0
+    per_bar = len(pitches) / bars if bars else 0.0
     return PatternSummary(
-        note_count=len(notes),
+        note_count=len(pitches),
         bars=bars,
-        lowest_pitch=min((n.pitch for n in notes), default=None),
-        highest_pitch=max((n.pitch for n in notes), default=None),
+        lowest_pitch=min(pitches, default=None),
+        highest_pitch=max(pitches, default=None),
         style=f"{track.name}, {per_bar:.1f} notes a bar",
     )
 
