@@ -21,10 +21,11 @@ import functools
 import itertools
 import multiprocessing as mp
 import signal
+import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -37,6 +38,35 @@ from muse_tui.audition.player import Player
 from muse_tui.audition.ports import OutputPort, PortError
 
 Opener = Callable[[], OutputPort | None]
+
+
+@contextlib.contextmanager
+def _real_stdio() -> Iterator[None]:
+    """Give multiprocessing streams with real file descriptors while it starts a process.
+
+    Hosts that capture output replace sys.stdout/stderr with objects whose fileno()
+    is -1 (Textual does, for the whole run); starting multiprocessing's resource
+    tracker then fails with "bad value(s) in fds_to_keep". The process's own
+    streams are put back at once.
+    """
+    swapped: dict[str, object] = {}
+    for name in ("stdout", "stderr"):
+        stream, original = getattr(sys, name), getattr(sys, f"__{name}__")
+        if original is not None and stream is not original and not _has_fd(stream):
+            swapped[name] = stream
+            setattr(sys, name, original)
+    try:
+        yield
+    finally:
+        for name, stream in swapped.items():
+            setattr(sys, name, stream)
+
+
+def _has_fd(stream: object) -> bool:
+    try:
+        return stream.fileno() >= 0  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 class PlayerProcess(PlayerControls):
@@ -67,7 +97,8 @@ class PlayerProcess(PlayerControls):
             name="muse-audition",
             daemon=False,  # a daemon is killed at exit, before it can let its notes go
         )
-        self._process.start()
+        with _real_stdio():
+            self._process.start()
         child_commands.close()
         child_updates.close()
         self._listener = threading.Thread(target=self._listen, name="muse-audition-listener")

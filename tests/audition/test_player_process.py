@@ -95,3 +95,32 @@ def test_python_exiting_without_close_lets_every_note_go() -> None:
     lines = done.stdout.splitlines()
     assert lines[0] == "leaving mid-song"
     assert lines[1].startswith("closed: ") and lines[1].endswith("sounding {}, orphans []")
+
+
+def test_it_starts_under_a_host_that_captures_stdout_and_stderr() -> None:
+    """Textual replaces sys.stdout/stderr with objects whose fileno() is -1 for the whole run."""
+    script = textwrap.dedent(
+        """
+        import sys
+
+        class Captured:
+            def write(self, text): return len(text)
+            def flush(self): pass
+            def fileno(self): return -1
+
+        if __name__ == "__main__":
+            from muse_tui.audition import PlayerProcess
+            from tests.audition.fakes import reporting_port
+
+            sys.stdout, sys.stderr = Captured(), Captured()
+            with PlayerProcess(reporting_port) as player:
+                player.wait_ready()
+                captured = isinstance(sys.stderr, Captured)
+            sys.__stdout__.write(f"ready {captured}\\n")
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "ready True"
