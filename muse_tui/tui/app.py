@@ -24,7 +24,7 @@ from muse_tui.store.sessions import list_sessions
 from muse_tui.store.sessions import sessions_root as default_sessions_root
 from muse_tui.store.settings import Settings, load_settings, save_settings, settings_path
 
-from .auditioning import Audition, AuditionUnavailable, EnginePlayback
+from .auditioning import Audition, EnginePlayback
 from .commands import StudioCommands
 from .config import StudioConfig
 from .gate import MessageSink, StudioGate
@@ -171,7 +171,7 @@ class StudioApp(App[None]):
 
     @on(PreviewRequested)
     def _preview(self, message: PreviewRequested) -> None:
-        self._listen(lambda: self.audition.preview(message.song))
+        self.studio.listen(lambda: self.audition.preview(message.song))
 
     @on(PlaybackRequested)
     def _engine_playback(self, message: PlaybackRequested) -> None:
@@ -179,22 +179,10 @@ class StudioApp(App[None]):
         self.play_when_loaded = True
 
     def play_track_alone(self, track: Track) -> None:
-        self._listen(lambda: (self.audition.toggle_alone(track), self.audition.play(0)))
+        self.studio.listen(lambda: (self.audition.toggle_alone(track), self.audition.play(0)))
 
     def loop_section(self, section: Section) -> None:
-        self._listen(lambda: (self.audition.toggle_loop(section), self.audition.play(0)))
-
-    def _listen(self, act: object) -> None:
-        try:
-            act()  # type: ignore[operator]
-        except AuditionUnavailable as exc:
-            self.notify(str(exc), title="No MIDI output port", severity="error", timeout=10)
-            self.studio.log_pane.say(exc.detail, "error")
-            return
-        except ValueError as exc:
-            self.notify(str(exc), severity="warning")
-            return
-        self.studio.refresh_audition()
+        self.studio.listen(lambda: (self.audition.toggle_loop(section), self.audition.play(0)))
 
     # ── settings ────────────────────────────────────────────────────────────
 

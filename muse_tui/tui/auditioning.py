@@ -39,6 +39,7 @@ class PlayerLike(Protocol):
     def mute(self, role_or_id: str, on: bool = True) -> None: ...
     def solo(self, role_or_id: str, on: bool = True) -> None: ...
     def play_only(self, role_or_id: str | None) -> None: ...
+    def set_alternative(self, role_or_id: str, alternative: Track | None) -> None: ...
     def close(self, timeout: float = 5.0) -> None: ...
 
     @property
@@ -95,6 +96,7 @@ class Audition:
     alone: str | None = None
     looped: Section | None = None
     previewing: bool = False
+    switched: set[str] = field(default_factory=set)  # tracks playing a variant, not their own
 
     @property
     def playing(self) -> bool:
@@ -119,9 +121,67 @@ class Audition:
         self.song, self.previewing = song, False
         self.muted.clear()
         self.soloed.clear()
+        self.switched.clear()
         self.alone, self.looped = None, None
         if self.player is not None and song is not None:
             self.player.load(song)
+
+    def reload(self, song: SongState) -> None:
+        """The same song, changed (an edit, an undo, a variant picked).
+
+        The listening choices stay, for the tracks and sections still there, and
+        a song that was playing carries on from the bar it had reached.
+        """
+        if self.player is None or self.previewing:
+            self.load(song)
+            return
+        was_playing = self.playing
+        bar = self.player.playhead.bar
+        ids = {t.id for t in song.tracks}
+        sections = {s.name: s for s in song.arrangement.sections} if song.arrangement else {}
+        self.song = song
+        self.switched.clear()
+        self.muted &= ids
+        self.soloed &= ids
+        self.alone = self.alone if self.alone in ids else None
+        self.looped = sections.get(self.looped.name) if self.looped else None
+        player = self.player
+        player.load(song)
+        for track_id in self.muted:
+            player.mute(track_id, True)
+        for track_id in self.soloed:
+            player.solo(track_id, True)
+        if self.alone:
+            player.play_only(self.alone)
+        if self.looped:
+            player.loop(self.looped.start_bar, self.looped.end_bar)
+            bar = (
+                bar if self.looped.start_bar <= bar < self.looped.end_bar else self.looped.start_bar
+            )
+        if was_playing:
+            player.play(from_bar=bar)
+
+    def audition_variant(self, tracks: list[Track], from_bar: int = 0) -> None:
+        """Hear these tracks in place of the song's own from the next bar line.
+
+        An empty list goes back to the song's own parts. The rest of the song
+        keeps playing; if nothing is playing it starts from `from_bar`.
+        """
+        player = self._ready()
+        for track_id in self.switched - {t.id for t in tracks}:
+            player.set_alternative(track_id, None)
+        for track in tracks:
+            player.set_alternative(track.id, track)
+        self.switched = {t.id for t in tracks}
+        if tracks and not self.playing:
+            self.play(from_bar)
+
+    def end_variants(self) -> None:
+        """Back to the song's own parts (the comparison closed)."""
+        if self.player is not None and self.switched:
+            for track_id in self.switched:
+                self.player.set_alternative(track_id, None)
+        self.switched.clear()
 
     def toggle(self, from_bar: int = 0) -> bool:
         """Play from a bar, or stop if playing; True when it is now playing."""

@@ -11,10 +11,12 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from muse_tui.contracts import STAGE_NAMES
 from muse_tui.store.sessions import list_sessions
 
+from .editing import elements_of
 from .widgets.prompt import PromptInput
 
 if TYPE_CHECKING:
     from .app import StudioApp
+    from .screens.studio import StudioScreen
 
 RECENT_SESSIONS = 5
 Command = tuple[str, Callable[[], object], str]
@@ -55,6 +57,8 @@ class StudioCommands(Provider):
                 partial(studio.open_session, summary.path),
                 summary.prompt or summary.status,
             ))  # fmt: skip
+        if studio.editable and not studio.running:
+            commands.extend(_edit_commands(studio))
         if studio.song is not None:
             commands.append(("Play / stop", studio.action_toggle_play, "From the selected section"))
             for track in studio.song.tracks:
@@ -108,3 +112,19 @@ class StudioCommands(Provider):
             score = matcher.match(name)
             if score > 0:
                 yield Hit(score, matcher.highlight(name), run, help=help_text)
+
+
+def _edit_commands(studio: StudioScreen) -> list[Command]:
+    """Undo, redo, and alternatives for everything in the open song."""
+    commands: list[Command] = []
+    if (last := studio.last_change) is not None:
+        commands.append(
+            (f"Undo: {last.user_text}", studio.action_undo, "ctrl+z outside the prompt")
+        )
+    if (undone := studio.next_redo) is not None:
+        commands.append((f"Redo: {undone.user_text}", studio.action_redo, "ctrl+y"))
+    for name, element in elements_of(studio.song) if studio.song else []:
+        commands.append(
+            (f"Alternatives for {name}", partial(studio.compare, element), "Compare, hear, pick")
+        )
+    return commands

@@ -1,13 +1,16 @@
-"""The engine's two doors into the studio: the approval gate and the event sink.
+"""The engine's doors into the studio: the approval gates and the event sink.
 
-The pipeline runs as an asyncio worker on the app's loop, so the gate can push
-a modal and await its dismissal; the sink only posts messages and returns.
+The pipeline runs as an asyncio worker on the app's loop, so `StudioGate` can
+push a modal and await its dismissal; the sink only posts messages and returns.
+Changes to a song run in a thread worker, so `ThreadGate` opens its modal on the
+app's loop and lets the thread wait for the answer.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 
 from textual.app import App
@@ -20,6 +23,9 @@ from muse_tui.engine.protocols import ApprovalRequest
 from .messages import PipelineEventMessage
 from .screens.ambiguity import AmbiguityModal
 from .screens.approval import ApprovalModal
+from .screens.confirm import ConfirmModal
+
+ANSWER_POLL_S = 0.25  # how often a waiting thread checks that the app is still there
 
 
 class MessageSink:
@@ -57,3 +63,34 @@ class StudioGate:
         finally:
             self._on_answered()
         return on_cancel if answer is None and on_cancel is not None else answer
+
+
+class ThreadGate:
+    """An `ApprovalGate` for engine calls running in a worker thread.
+
+    A yes/no question (an expensive change: "Changing the key will regenerate…
+    Proceed?") is a `ConfirmModal`; anything else is the question modal. If the
+    studio closes while the thread waits, the answer is "no".
+    """
+
+    def __init__(self, app: App[Any]) -> None:
+        self._app = app
+
+    async def review(self, request: ApprovalRequest) -> Decision:
+        return self._wait(ApprovalModal(request)) or "cancel"
+
+    async def ask(self, question: Ambiguity) -> str | None:
+        if sorted(question.options) == ["no", "yes"]:
+            yes = self._wait(ConfirmModal("Before changing the song", question.reason))
+            return "yes" if yes else "no"
+        return self._wait(AmbiguityModal(question))
+
+    def _wait(self, modal: Screen[Any]) -> Any:
+        answered: Future[Any] = Future()
+        self._app.call_from_thread(self._app.push_screen, modal, answered.set_result)
+        while True:
+            try:
+                return answered.result(timeout=ANSWER_POLL_S)
+            except TimeoutError:  # still waiting
+                if not self._app.is_running:
+                    return None

@@ -16,6 +16,8 @@ def binding_areas() -> list[tuple[str, list[Binding]]]:
     from .screens.settings import SettingsScreen
     from .screens.studio import StudioScreen
     from .widgets.arrangement import ArrangementView
+    from .widgets.compare import CompareView
+    from .widgets.history import HistoryPane
     from .widgets.piano_roll import PianoRoll
     from .widgets.prompt import PromptInput
 
@@ -28,6 +30,8 @@ def binding_areas() -> list[tuple[str, list[Binding]]]:
         ("Prompt", own(PromptInput)),
         ("Arrangement", own(ArrangementView)),
         ("Piano roll", own(PianoRoll)),
+        ("History", own(HistoryPane)),
+        ("Comparing alternatives", own(CompareView)),
         ("Approval gate", own(ApprovalModal)),
         ("Question before composing", own(AmbiguityModal)),
         ("Sessions", own(SessionsScreen)),

@@ -26,15 +26,25 @@ class PipelineEventMessage(Message):
 
 
 class SongLoaded(Message):
-    """A song is ready to show and play: a finished run, or a session opened from disk."""
+    """A song is ready to show and play: a finished run, or a session opened from disk.
+
+    `pipeline` is the session's record when there is one (changes are made on it);
+    `opened` says the producer opened it from disk rather than watching it compose.
+    """
 
     def __init__(
-        self, song: SongState, session_dir: Path | None, pipeline: ComposerPipeline | None
+        self,
+        song: SongState,
+        session_dir: Path | None,
+        pipeline: ComposerPipeline | None,
+        *,
+        opened: bool = False,
     ) -> None:
         super().__init__()
         self.song = song
         self.session_dir = session_dir
         self.pipeline = pipeline
+        self.opened = opened
 
 
 class OpenSession(Message):

@@ -19,7 +19,6 @@ from muse_tui.contracts import ComposerPipeline, SongState
 from muse_tui.store.checkpoint import CheckpointError, load_checkpoint, song_path
 
 from .messages import SongLoaded
-from .widgets.prompt import PromptInput
 
 if TYPE_CHECKING:
     from .app import StudioApp
@@ -40,10 +39,6 @@ class ComposingScreen(Screen[None]):
     @property
     def run_session_id(self) -> str:
         return self.query_one("#tracker").state.session_id  # type: ignore[attr-defined]
-
-    @on(PromptInput.Submitted)
-    def _prompt_submitted(self, message: PromptInput.Submitted) -> None:
-        self.start_compose(message.text)
 
     def start_compose(self, prompt: str) -> None:
         """Compose a new session from the prompt (one run at a time)."""
@@ -94,7 +89,7 @@ class ComposingScreen(Screen[None]):
             song = pipeline.song_state
             if song.tracks or song.arrangement:
                 folder = self.run_root / pipeline.session_id
-                self.post_message(SongLoaded(song, folder if folder.is_dir() else None, None))
+                self.post_message(SongLoaded(song, folder if folder.is_dir() else None, pipeline))
             if pipeline.status == "failed":
                 failed = [r for r in pipeline.stages.values() if r.status == "failed"]
                 hint = failed[-1].error.recovery_hint if failed and failed[-1].error else None
@@ -106,7 +101,10 @@ class ComposingScreen(Screen[None]):
                 )
         elif event.state == WorkerState.ERROR:
             self.notify(
-                _sentence(worker.error), title="Could not compose", severity="error", timeout=10
+                error_sentence(worker.error),
+                title="Could not compose",
+                severity="error",
+                timeout=10,
             )
         elif event.state == WorkerState.CANCELLED:
             self.notify("Run cancelled; its checkpoint is kept in Sessions.", timeout=4)
@@ -127,10 +125,10 @@ class ComposingScreen(Screen[None]):
         song = pipeline.song_state  # the checkpoint holds the song; the song file may be newer
         with contextlib.suppress(OSError, ValueError):
             song = SongState.from_json(song_path(session_dir).read_bytes())
-        self.post_message(SongLoaded(song, session_dir, pipeline))
+        self.post_message(SongLoaded(song, session_dir, pipeline, opened=True))
 
 
-def _sentence(error: BaseException | None) -> str:
+def error_sentence(error: BaseException | None) -> str:
     if isinstance(error, CheckpointError):
         return str(error)
     if isinstance(error, ImportError):

@@ -63,6 +63,10 @@ class FakePlayer:
     def play_only(self, role_or_id: str | None) -> None:
         self.calls.append(("play_only", role_or_id))
 
+    def set_alternative(self, role_or_id: str, alternative: Any) -> None:
+        notes = None if alternative is None else len(alternative.notes)
+        self.calls.append(("set_alternative", role_or_id, notes))
+
     def close(self, timeout: float = 5.0) -> None:
         self._status = "closed"
         self.calls.append(("close",))

@@ -34,7 +34,7 @@ async def compose_two_sessions(app, pilot) -> None:
     await type_prompt(pilot, "finished one")
     await app.workers.wait_for_complete()
     app.settings = app.settings.model_copy(update={"approval_gates": [2]})
-    await type_prompt(pilot, "stopped one")
+    await type_prompt(pilot, "new song: stopped one")  # a session is open: say it is new
     while app.screen.__class__.__name__ != "ApprovalModal":
         await pilot.pause(0.01)
     await pilot.press("escape")

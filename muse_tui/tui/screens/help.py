@@ -14,7 +14,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 INTRO = (
-    "Type a prompt and press [b]enter[/] to compose. [b]ctrl+n[/] breaks the line "
+    "Type a prompt and press [b]enter[/] to compose. With a song open, say what to change "
+    "(“bass simpler”, “3rd chord darker”, “undo”) or start with “new song:”. "
+    "[b]ctrl+n[/] breaks the line "
     "(shift+enter too, where the terminal tells it apart from enter); up and down bring "
     "back earlier prompts. [b]escape[/] or [b]tab[/] leaves the prompt so the studio keys "
     "work. Change any key in settings.toml under [b]keymap[/] with the ids below."

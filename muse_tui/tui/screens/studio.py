@@ -1,12 +1,14 @@
-"""The main screen: prompt, stage tracker, arrangement, piano roll, notes, transport.
+"""The main screen: prompt, stage tracker, arrangement, piano roll, history, notes, transport.
 
-Engine events, finished runs and the playhead arrive as messages; only the
-handlers here touch the panes. Composing itself lives in `run.py`.
+Engine events, finished runs, edits and the playhead arrive as messages; only
+the handlers here touch the panes. Composing lives in `run.py`, changing the
+open song (modify, undo, alternatives) in `editing.py`.
 """
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -21,10 +23,11 @@ from textual.widgets import Footer
 from muse_tui.contracts import ComposerPipeline, SongState
 
 from ..auditioning import AuditionUnavailable
+from ..editing import EditingScreen
 from ..messages import AuditionChanged, PipelineEventMessage, PlayheadMoved, SongLoaded
-from ..run import ComposingScreen
 from ..run_state import RunState
 from ..widgets.arrangement import ArrangementView
+from ..widgets.history import HistoryPane
 from ..widgets.notes_log import NotesLog
 from ..widgets.piano_roll import PianoRoll
 from ..widgets.prompt import PromptInput
@@ -35,10 +38,11 @@ if TYPE_CHECKING:
     from ..app import StudioApp
 
 PLAYHEAD_HZ = 30
-LISTENING_ACTIONS = {"toggle_play", "track_alone", "loop_section", "mute", "solo"}
+LETTER_ACTIONS = {"toggle_play", "track_alone", "loop_section", "mute", "solo", "alternatives"}
+EDIT_ACTIONS = {"undo", "redo", "alternatives"}
 
 
-class StudioScreen(ComposingScreen):
+class StudioScreen(EditingScreen):
     """Where the producer composes, watches, approves and listens."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -52,6 +56,12 @@ class StudioScreen(ComposingScreen):
                 tooltip="Mute or unmute the selected track"),
         Binding("s", "solo", "Solo", id="audition.solo",
                 tooltip="Solo or unsolo the selected track"),
+        Binding("a", "alternatives", "Alternatives", id="studio.alternatives",
+                tooltip="Compare variants of the selected track's part, hear them, pick one"),
+        Binding("ctrl+z", "undo", "Undo", id="studio.undo",
+                tooltip="Undo the latest change to the song (it stays in the history)"),
+        Binding("ctrl+y", "redo", "Redo", id="studio.redo",
+                tooltip="Redo the latest undone change"),
         Binding("ctrl+x", "cancel_run", "Cancel", id="run.cancel",
                 tooltip="Stop the running composition (its checkpoint is kept)"),
         Binding("slash", "focus_prompt", "Prompt", show=False, id="studio.focus_prompt",
@@ -66,19 +76,23 @@ class StudioScreen(ComposingScreen):
         super().__init__(id="studio")
         self.song: SongState | None = None
         self.session_dir: Path | None = None
+        self.pipeline: ComposerPipeline | None = None
         self._poll: Timer | None = None
 
     AUTO_FOCUS = "#prompt"
+    PROMPT_TITLE = "Prompt — enter composes, ctrl+n new line"
+    EDIT_PROMPT_TITLE = "Prompt — say what to change (“bass simpler”), or a new song"
 
     def compose(self) -> ComposeResult:
         cfg = self.app.config
         prompt = PromptInput(id="prompt")
         prompt.cursor_blink = cfg.animate
         panes = {
-            prompt: "Prompt — enter composes, ctrl+n new line",
+            prompt: self.PROMPT_TITLE,
             ArrangementView(id="arrangement"): "Arrangement",
             PianoRoll(id="roll"): "Piano roll",
             StageTracker(id="tracker", monotonic=cfg.monotonic, animate=cfg.animate): "Stages",
+            HistoryPane(id="history"): "History",
             NotesLog(id="log"): "Notes",
         }
         for pane, title in panes.items():
@@ -91,15 +105,20 @@ class StudioScreen(ComposingScreen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self.query_one(HistoryPane).display = False  # until a session is open
         with contextlib.suppress(NoMatches):  # ctrl+q pressed before the first frame
             self.refresh_audition()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # In the prompt these letters type; the footer should not promise otherwise.
-        if action in LISTENING_ACTIONS and isinstance(self.focused, PromptInput):
+        if action in LETTER_ACTIONS and isinstance(self.focused, PromptInput):
             return False
         if action == "cancel_run":
             return self.running
+        if action == "alternatives" and self.comparison is not None:
+            return False  # one comparison at a time; n asks for a new batch
+        if action in EDIT_ACTIONS:
+            return self.editable
         return True
 
     # ── panes ───────────────────────────────────────────────────────────────
@@ -115,18 +134,32 @@ class StudioScreen(ComposingScreen):
 
     @on(SongLoaded)
     def _song_loaded(self, message: SongLoaded) -> None:
-        self.show_song(message.song, message.session_dir, message.pipeline)
+        self.show_song(message.song, message.session_dir, message.pipeline, opened=message.opened)
 
     def show_song(
-        self, song: SongState, session_dir: Path | None, pipeline: ComposerPipeline | None
+        self,
+        song: SongState,
+        session_dir: Path | None,
+        pipeline: ComposerPipeline | None,
+        *,
+        opened: bool = False,
     ) -> None:
-        self.song, self.session_dir = song, session_dir
+        if self.comparison is not None:
+            self.close_comparison()
+        self.song, self.session_dir, self.pipeline = song, session_dir, pipeline
         self.app.audition.load(song)
-        if pipeline is not None and not self.running:
+        if opened and pipeline is not None and not self.running:
             self.query_one(StageTracker).show_state(RunState.from_pipeline(pipeline))
         self.query_one(ArrangementView).set_song(song)
+        self._show_history()
+        prompt = self.query_one(PromptInput)
+        prompt.border_title = self.EDIT_PROMPT_TITLE if self.editable else self.PROMPT_TITLE
+        prompt.expect_changes(self.editable)
+        if self.editable and pipeline and prompt.text.strip() == pipeline.raw_prompt.strip():
+            prompt.clear()  # ready for what to change; ↑ brings the prompt back
+        self.refresh_bindings()
         self.sub_title = session_dir.name if session_dir else ""
-        if session_dir is not None and pipeline is not None:
+        if opened and session_dir is not None and pipeline is not None:
             self.log_pane.say(f"Opened {session_dir.name}: {pipeline.raw_prompt}", "bold")
         notes = session_dir / "notes" / "producer-notes.md" if session_dir else None
         if notes is not None and notes.is_file():
@@ -154,6 +187,14 @@ class StudioScreen(ComposingScreen):
         where = f" · {message.section.name}" if message.section else ""
         roll.border_title = f"Piano roll · {track.name if track else 'no track'}{where}"
 
+    def show_edited(self, song: SongState) -> None:
+        """The open song, changed: same place in the arrangement, and it keeps playing."""
+        self.song = song
+        self.app.audition.reload(song)
+        view = self.query_one(ArrangementView)
+        view.set_song(song, keep_place=True)
+        self.refresh_audition()
+
     # ── focus ───────────────────────────────────────────────────────────────
 
     def action_focus_prompt(self) -> None:
@@ -165,29 +206,36 @@ class StudioScreen(ComposingScreen):
 
     # ── audition ────────────────────────────────────────────────────────────
 
+    def selected_bar(self) -> int:
+        section = self.query_one(ArrangementView).section
+        return section.start_bar if section else 0
+
     def _audition(self, act: str) -> None:
         view = self.query_one(ArrangementView)
         audition = self.app.audition
         section, track = view.section, view.track
+        acts = {
+            "play": lambda: audition.toggle(self.selected_bar()),
+            "alone": lambda: track and audition.toggle_alone(track),
+            "loop": lambda: section and audition.toggle_loop(section),
+            "mute": lambda: track and audition.toggle_mute(track),
+            "solo": lambda: track and audition.toggle_solo(track),
+        }
+        self.listen(acts[act])
+
+    def listen(self, act: Callable[[], object]) -> bool:
+        """Do something with the player; a missing port or song is said, never raised."""
         try:
-            if act == "play":
-                audition.toggle(section.start_bar if section else 0)
-            elif act == "alone" and track:
-                audition.toggle_alone(track)
-            elif act == "loop" and section:
-                audition.toggle_loop(section)
-            elif act == "mute" and track:
-                audition.toggle_mute(track)
-            elif act == "solo" and track:
-                audition.toggle_solo(track)
+            act()
         except AuditionUnavailable as exc:
             self.app.notify(str(exc), title="No MIDI output port", severity="error", timeout=10)
             self.log_pane.say(exc.detail, "error")
-            return
+            return False
         except ValueError as exc:
             self.app.notify(str(exc), severity="warning")
-            return
+            return False
         self.post_message(AuditionChanged())
+        return True
 
     def action_toggle_play(self) -> None:
         self._audition("play")

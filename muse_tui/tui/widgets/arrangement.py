@@ -96,12 +96,17 @@ class ArrangementView(Widget, can_focus=True):
     def track(self) -> Track | None:
         return self.tracks[self.track_index] if self.tracks else None
 
-    def set_song(self, song: SongState | None) -> None:
+    def set_song(self, song: SongState | None, *, keep_place: bool = False) -> None:
+        """Show a song; `keep_place` (the same song, changed) keeps the selection and marks."""
         self.song = song
         bpb = song.beats_per_bar if song else 4.0
         self._played = [bars_played(t, bpb, self.total_bars) for t in self.tracks]
-        self.section_index = self.track_index = 0
-        self.playhead_bar, self.marks, self.looped = None, {}, None
+        if keep_place:
+            self.section_index = min(self.section_index, max(len(self.sections) - 1, 0))
+            self.track_index = min(self.track_index, max(len(self.tracks) - 1, 0))
+        else:
+            self.section_index = self.track_index = 0
+            self.playhead_bar, self.marks, self.looped = None, {}, None
         self.refresh(layout=True)
         self.post_message(self.Selected(self.section, self.track))
 

@@ -1,9 +1,9 @@
 """The A/B comparison: an element's variants side by side, auditioned by number, picked by key.
 
 The widget only shows and asks. `Audition` (a number key, 0 for the song's own
-part), `Chosen` (enter) and `NewBatch` (n) are messages the app answers: it
-switches the player on the next bar line, applies the pick through the engine,
-or generates a new batch and calls `show` again.
+part), `Chosen` (enter), `NewBatch` (n) and `Closed` (escape) are messages the
+studio answers: it switches the player on the next bar line, applies the pick
+through the engine, generates a new batch and calls `show` again, or closes it.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class CompareView(Widget, can_focus=True):
                     show=False)
             for n in range(1, 6)
         ),
-        Binding("0", "audition(-1)", "Song's own", id="compare.audition_own",
+        Binding("0", "audition(-1)", "Own part", id="compare.audition_own",
                 tooltip="Back to the part the song has now, from the next bar"),
         Binding("left", "move(-1)", "Previous", id="compare.previous", show=False,
                 tooltip="Highlight the variant to the left"),
@@ -95,6 +95,8 @@ class CompareView(Widget, can_focus=True):
                 tooltip="Put the highlighted variant in the song"),
         Binding("n", "new_batch", "New batch", id="compare.new_batch",
                 tooltip="Generate a new batch with the creativity dials raised"),
+        Binding("escape", "close", "Close", id="compare.close",
+                tooltip="Close the comparison; the song keeps its own part"),
     ]  # fmt: skip
 
     highlighted: reactive[int] = reactive(0)
@@ -123,6 +125,9 @@ class CompareView(Widget, can_focus=True):
             super().__init__()
             self.set_id = set_id
 
+    class Closed(Message):
+        """The producer closed the comparison without picking."""
+
     def __init__(
         self,
         alt_set: AlternativeSet,
@@ -143,7 +148,8 @@ class CompareView(Widget, can_focus=True):
         with Horizontal(id="compare-cards"):
             yield from self._cards()
         yield Static(
-            "1–5 audition · 0 the song's own · ←/→ highlight · enter use it · n new batch",
+            "1–5 audition · 0 the song's own · ←/→ highlight · enter use it · n new batch · "
+            "esc close",
             id="compare-help",
         )
 
@@ -196,6 +202,9 @@ class CompareView(Widget, can_focus=True):
 
     def action_new_batch(self) -> None:
         self.post_message(self.NewBatch(self.alt_set.id))
+
+    def action_close(self) -> None:
+        self.post_message(self.Closed())
 
     def watch_highlighted(self) -> None:
         self._mark()

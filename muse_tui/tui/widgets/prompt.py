@@ -17,6 +17,10 @@ HISTORY_LIMIT = 100
 OWN_KEYS = {"prompt.submit", "prompt.newline"}
 
 
+NEW_SONG_PLACEHOLDER = 'Say what you want — "Frank Ocean meets Burial, late-night vibes, 2-step"'
+CHANGE_PLACEHOLDER = 'Say what to change — "bass too busy, simplify", "3rd chord darker", "undo"'
+
+
 class PromptInput(TextArea):
     """Where the producer says what they want."""
 
@@ -68,9 +72,7 @@ class PromptInput(TextArea):
 
     def __init__(self, *, prompts: list[str] | None = None, **kwargs: object) -> None:
         super().__init__(soft_wrap=True, show_line_numbers=False, **kwargs)  # type: ignore[arg-type]
-        self.placeholder = (
-            'Say what you want — "Frank Ocean meets Burial, late-night vibes, 2-step"'
-        )
+        self.placeholder = NEW_SONG_PLACEHOLDER
         self.prompts: list[str] = list(prompts or [])
         self._position = len(self.prompts)
         self._draft = ""
@@ -85,6 +87,10 @@ class PromptInput(TextArea):
             return
         if any(b.id in OWN_KEYS for b in bound):
             event.prevent_default()  # skips TextArea's handler; the key still reaches bindings
+
+    def expect_changes(self, on: bool) -> None:
+        """A song is open (changes to it are expected) or not (a new song is)."""
+        self.placeholder = CHANGE_PLACEHOLDER if on else NEW_SONG_PLACEHOLDER
 
     def add_history(self, earlier: list[str]) -> None:
         """Put prompts from before this sitting (earlier sessions) behind the history."""

@@ -1,0 +1,316 @@
+"""Changing the open song from the studio: the prompt routes, undo/redo keys, the history pane,
+the A/B comparison where the piano roll was, and failures said in one sentence.
+
+These run the real pipeline (product stages) so every change is a real regeneration
+written to a real session folder; only the MIDI player is a fake that records calls.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.message import Message
+from textual.notifications import Notify
+
+from muse_tui.engine.registry import product_stages
+from muse_tui.store.atomic import WriteFailed
+from muse_tui.store.checkpoint import load_checkpoint
+from muse_tui.tui.screens.confirm import ConfirmModal
+from muse_tui.tui.widgets.arrangement import ArrangementView
+from muse_tui.tui.widgets.compare import CompareView
+from muse_tui.tui.widgets.history import HistoryPane
+from muse_tui.tui.widgets.piano_roll import PianoRoll
+from tests.ui.harness import SESSION_IDS, Players, make_studio
+from tests.ui.test_compose import type_prompt
+
+SETTINGS = "approval_gates = []\ndefault_bars = 32\n"
+PROMPT = "neo soul, late night, 85 bpm, in Eb minor"
+
+
+def notices(messages: list[Message]) -> list[str]:
+    return [m.notification.message for m in messages if isinstance(m, Notify)]
+
+
+def logged(app: Any) -> str:
+    """The notes pane as one line of text (its lines are wrapped to the pane)."""
+    return " ".join(" ".join(strip.text.split()) for strip in app.studio.log_pane.lines)
+
+
+def digests(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha1(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*.mid"))
+    }
+
+
+async def settle(pilot: Any) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def composed(pilot: Any) -> Path:
+    """Compose PROMPT in the studio and leave the focus outside the prompt."""
+    await type_prompt(pilot, PROMPT)
+    await settle(pilot)
+    await pilot.press("escape")
+    folder = pilot.app.sessions_root() / SESSION_IDS[0]
+    assert (folder / "manifest.json").is_file()
+    return folder
+
+
+def studio(tmp_path: Path, players: Players | None = None) -> Any:
+    return make_studio(tmp_path, registry=product_stages, settings=SETTINGS, players=players)
+
+
+async def test_a_change_in_the_prompt_regenerates_only_what_it_reaches(tmp_path: Path) -> None:
+    players = Players()
+    app = studio(tmp_path, players)
+    messages: list[Message] = []
+    async with app.run_test(size=(140, 44), message_hook=messages.append) as pilot:
+        folder = await composed(pilot)
+        history = app.studio.query_one(HistoryPane)
+        assert history.display and history.entries == []
+        before = digests(folder)
+        await pilot.press("space")  # playing while the change lands
+        assert players.last.status == "playing"
+
+        await type_prompt(pilot, "Bass too busy, simplify")
+        await settle(pilot)
+
+        after = digests(folder)
+        moved = {name for name in after if after[name] != before[name]}
+        assert moved == {"midi/bass.mid", "midi/full-arrangement.mid"}
+        entry = app.studio.pipeline.song_state.history[-1]
+        assert entry.user_text == "Bass too busy, simplify" and not entry.undone
+        assert [e.id for e in history.entries] == [entry.id]
+        assert load_checkpoint(folder).song_state.history[-1].id == entry.id  # saved, not shown
+        assert "Regenerated bass; kept drums" in logged(app)
+        # The player took the changed song and carried on playing.
+        assert players.last.song == app.studio.song and players.last.status == "playing"
+        assert app.studio.song.track("bass") != app.studio.song.track("drums")
+        assert not any("Could not" in n for n in notices(messages))
+
+
+async def test_undo_and_redo_keys_put_the_files_back(tmp_path: Path) -> None:
+    app = studio(tmp_path)
+    async with app.run_test(size=(140, 44)) as pilot:
+        folder = await composed(pilot)
+        original = digests(folder)
+        song = app.studio.song
+        await type_prompt(pilot, "Bass too busy, simplify")
+        await settle(pilot)
+        changed = digests(folder)
+        assert changed != original
+
+        await pilot.press("escape", "ctrl+z")
+        await settle(pilot)
+        assert digests(folder) == original
+        assert app.studio.song.tracks == song.tracks
+        assert app.studio.pipeline.song_state.history[-1].undone
+        assert app.studio.query_one(HistoryPane).entries[0].undone
+
+        await pilot.press("ctrl+y")
+        await settle(pilot)
+        assert digests(folder) == changed
+        assert not app.studio.pipeline.song_state.history[-1].undone
+
+        app.studio.query_one(HistoryPane).focus()
+        await pilot.press("u")  # the pane's own key
+        await settle(pilot)
+        assert digests(folder) == original
+
+
+async def test_an_expensive_change_asks_first_and_no_keeps_the_song(tmp_path: Path) -> None:
+    app = studio(tmp_path)
+    async with app.run_test(size=(140, 44)) as pilot:
+        folder = await composed(pilot)
+        original, drums = digests(folder), app.studio.song.track("drums")
+        await type_prompt(pilot, "change the key to D minor")
+        while not isinstance(app.screen, ConfirmModal):
+            await pilot.pause(0.01)
+        question = str(app.screen.query_one(".summary").render())
+        assert question.startswith("Changing the key will regenerate") and "Drums stay" in question
+        await pilot.press("n")
+        await settle(pilot)
+        assert digests(folder) == original
+        assert app.studio.song.key == "Eb" and app.studio.pipeline.song_state.history == []
+        assert "Left as it was." in logged(app)
+
+        await type_prompt(pilot, "change the key to D minor")
+        while not isinstance(app.screen, ConfirmModal):
+            await pilot.pause(0.01)
+        await pilot.press("y")
+        await settle(pilot)
+        assert app.studio.song.key == "D"
+        assert app.studio.song.track("drums") == drums  # its file moves only by the key signature
+        assert digests(folder)["midi/bass.mid"] != original["midi/bass.mid"]
+        assert app.studio.query_one("TransportBar").state.key == "D minor"  # type: ignore[attr-defined]
+
+
+async def test_praise_changes_nothing_and_a_new_song_prompt_composes(tmp_path: Path) -> None:
+    app = studio(tmp_path)
+    async with app.run_test(size=(140, 44)) as pilot:
+        await composed(pilot)
+        await type_prompt(pilot, "The bass sounds great")
+        await settle(pilot)
+        assert app.studio.pipeline.song_state.history == []
+        assert "Glad it works. Nothing changed." in logged(app)
+
+        await type_prompt(pilot, "dark trap, 140, key of Am")
+        await settle(pilot)
+        assert app.studio.session_dir.name == SESSION_IDS[1]
+        assert app.studio.song.genre == "trap"
+
+
+async def test_compare_hear_pick_and_new_batch(tmp_path: Path) -> None:
+    players = Players()
+    app = studio(tmp_path, players)
+    async with app.run_test(size=(140, 44)) as pilot:
+        folder = await composed(pilot)
+        view = app.studio.query_one(ArrangementView)
+        view.focus()
+        while view.track is None or view.track.role != "bass":
+            await pilot.press("down")
+        bass = view.track
+        await pilot.press("a")
+        await settle(pilot)
+        compare = app.studio.query_one(CompareView)
+        assert compare.has_focus and not app.studio.query_one(PianoRoll).display
+        alt_set = compare.alt_set
+        assert alt_set.element.type == "track" and len(alt_set.variants) == 3
+
+        await pilot.press("2")  # the second variant replaces the bass from the next bar
+        player = players.last
+        switched = [c for c in player.calls if c[0] == "set_alternative"]
+        assert switched and switched[-1][1] == bass.id and switched[-1][2] > 0
+        assert player.status == "playing"  # it started so there is something to hear
+        await pilot.press("0")
+        assert player.calls[-1] == ("set_alternative", bass.id, None)
+
+        await pilot.press("n")  # a new batch, dials raised
+        await settle(pilot)
+        assert app.studio.query_one(CompareView).alt_set.batch == 1
+
+        await pilot.press("right", "enter")  # use the highlighted variant
+        await settle(pilot)
+        assert not app.studio.query(CompareView) and app.studio.query_one(PianoRoll).display
+        entry = app.studio.pipeline.song_state.history[-1]
+        assert entry.agent == "alternatives" and entry.user_text.endswith("for the bass")
+        saved = load_checkpoint(folder)
+        assert saved.song_state.track("bass") == app.studio.song.track("bass")
+        assert len(saved.alternatives) == 2  # both batches cached for resume
+
+
+async def test_escape_closes_the_comparison_and_the_song_plays_its_own(tmp_path: Path) -> None:
+    players = Players()
+    app = studio(tmp_path, players)
+    async with app.run_test(size=(140, 44)) as pilot:
+        await composed(pilot)
+        await pilot.press("a")  # the first track: drums
+        await settle(pilot)
+        await pilot.press("1")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not app.studio.query(CompareView)
+        assert players.last.calls[-1][0] == "set_alternative" and players.last.calls[-1][2] is None
+        assert app.studio.pipeline.song_state.history == []
+
+
+async def test_a_failed_write_is_one_sentence_and_the_song_stays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = studio(tmp_path)
+    messages: list[Message] = []
+    async with app.run_test(size=(140, 44), message_hook=messages.append) as pilot:
+        folder = await composed(pilot)
+        song = app.studio.song
+
+        def full_disk(*args: object, **kwargs: object) -> list[str]:
+            raise WriteFailed("No space left on device: could not write midi/bass.mid")
+
+        monkeypatch.setattr("muse_tui.engine.editing.write_changed_files", full_disk)
+        await type_prompt(pilot, "Bass too busy, simplify")
+        await settle(pilot)
+        said = [n for n in notices(messages) if "space" in n]
+        assert said and said[-1].endswith("then try again.") and "Traceback" not in said[-1]
+        assert app.studio.song == song and app.studio.pipeline.song_state.history == []
+        assert load_checkpoint(folder).song_state.history == []
+
+
+async def test_without_a_session_the_edit_keys_stay_quiet(tmp_path: Path) -> None:
+    app = studio(tmp_path)
+    messages: list[Message] = []
+    async with app.run_test(size=(140, 44), message_hook=messages.append) as pilot:
+        await pilot.press("escape", "ctrl+z", "a")
+        await pilot.pause()
+        assert not app.studio.query_one(HistoryPane).display
+        assert not app.studio.query(CompareView)
+        assert not any("Traceback" in n for n in notices(messages))
+
+
+async def test_an_unclear_line_says_how_to_start_a_new_song(tmp_path: Path) -> None:
+    app = studio(tmp_path)
+    async with app.run_test(size=(140, 44)) as pilot:
+        await composed(pilot)
+        await type_prompt(pilot, "stopped one")
+        await settle(pilot)
+        assert app.studio.session_dir.name == SESSION_IDS[0]  # still the same song
+        assert "For a new song instead, start with “new song:”." in logged(app)
+
+
+async def test_the_palette_offers_undo_and_every_element_to_compare(tmp_path: Path) -> None:
+    app = studio(tmp_path)
+    async with app.run_test(size=(140, 44)) as pilot:
+        await composed(pilot)
+        await type_prompt(pilot, "Bass too busy, simplify")
+        await settle(pilot)
+        await pilot.press("escape", "ctrl+p")
+        await pilot.press(*"alternatives for the progression", "enter")
+        await settle(pilot)
+        assert app.studio.query_one(CompareView).alt_set.element.type == "progression"
+        await pilot.press("escape", "ctrl+p", *"undo: bass", "enter")
+        await settle(pilot)
+        assert app.studio.pipeline.song_state.history[-1].undone
+
+
+# ── pictures ────────────────────────────────────────────────────────────────
+def snap_studio(tmp_path: Path) -> Any:
+    return make_studio(
+        Path("."), registry=product_stages, settings=SETTINGS, sessions_root=Path("sessions")
+    )
+
+
+async def compose_and_change(pilot: Any) -> None:
+    await pilot.pause()
+    await composed(pilot)
+    await type_prompt(pilot, "Bass too busy, simplify")
+    await settle(pilot)
+    await pilot.press("escape")
+    await pilot.pause()
+
+
+def test_the_studio_after_a_change(
+    snap_compare: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert snap_compare(
+        snap_studio(tmp_path), run_before=compose_and_change, terminal_size=(140, 44)
+    )
+
+
+def test_the_studio_comparing_bass_lines(
+    snap_compare: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    async def compare_the_bass(pilot: Any) -> None:
+        await compose_and_change(pilot)
+        await pilot.press("down", "a")  # the bass lane, then its alternatives
+        await settle(pilot)
+        await pilot.press("2")
+        await pilot.pause()
+
+    assert snap_compare(snap_studio(tmp_path), run_before=compare_the_bass, terminal_size=(140, 44))
