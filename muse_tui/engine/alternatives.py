@@ -46,7 +46,15 @@ from muse_tui.contracts.editing import AlternativesResult, ModifySongResult
 from muse_tui.store.checkpoint import write_checkpoint
 
 from .editing import commit, utc_now, write_changed_files
-from .regenerate import Draft, assemble, blast_radius, plan_targets, regenerate, track_label
+from .regenerate import (
+    COST_ORDER,
+    Draft,
+    assemble,
+    blast_radius,
+    plan_targets,
+    regenerate,
+    track_label,
+)
 from .variants import VARIANT_MAKERS, Candidate, Slot, element_content
 
 Clock = Callable[[], datetime]
@@ -182,7 +190,7 @@ def select_alternative(
             pipeline=base,
             summary=f"Option {variant.label} is what {what} already plays.",
         )
-    cost = "moderate" if targets.parts or draft.parts else "cheap"
+    cost = max([draft.cost, *targets.costs], key=COST_ORDER.__getitem__)
     updated, entry = commit(
         base, draft, text, changes, regenerated, cost, agent="alternatives", clock=clock
     )

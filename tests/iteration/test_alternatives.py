@@ -72,7 +72,20 @@ def test_3_selecting_b_puts_it_in_the_song_and_regenerates_what_follows(session:
     assert "midi/keys.mid" in result.updated_files
     entry = result.history_entry
     assert entry.agent == "alternatives" and entry.user_text.startswith("Use option B")
+    assert entry.cost == result.cost == "moderate"  # parts were regenerated
     assert result.pipeline.alternatives[-1].selected_index == b
+
+
+def test_picking_a_part_costs_what_regenerating_it_does(session: Session) -> None:
+    made = generate_alternatives(session.pipeline, element_for(session.pipeline, "track:bass"), 3)
+    alt_set = made.alternative_set
+    other = next(i for i in range(3) if i != alt_set.selected_index)
+    result = select_alternative(made.pipeline, alt_set.id, other)
+    assert result.history_entry.cost == "moderate"
+    sound = generate_alternatives(session.pipeline, element_for(session.pipeline, "preset:bass"), 3)
+    pick = next(i for i in range(3) if i != sound.alternative_set.selected_index)
+    cheap = select_alternative(sound.pipeline, sound.alternative_set.id, pick)
+    assert cheap.status == "no_change" or cheap.history_entry.cost == "cheap"
 
 
 async def test_4_try_something_different_cycles_then_raises_the_dials(session: Session) -> None:
