@@ -268,7 +268,9 @@ class EditingScreen(ComposingScreen):
                 id="compare",
             )  # fmt: skip
             self.query_one("#roll").display = False
-            self.query_one("#left").mount(view)
+            left = self.query_one("#left")
+            left.add_class("-comparing")  # a short terminal gives it the arrangement's rows too
+            left.mount(view)
         else:
             view.role = comparison.role
             view.show(comparison.alt_set, comparison.notes)
@@ -280,6 +282,7 @@ class EditingScreen(ComposingScreen):
         self.app.audition.end_variants()
         for view in self.query(CompareView):
             view.remove()
+        self.query_one("#left").remove_class("-comparing")
         self.query_one("#roll").display = True
         self.query_one("#arrangement").focus()
 
