@@ -23,7 +23,7 @@ Operation = Literal[
     "darker", "brighter", "warmer", "colder", "simpler", "busier", "ghost_notes",
     "no_ghost_notes", "more_swing", "less_swing", "key", "transpose", "mode", "tempo",
     "tempo_by", "genre", "preset", "effect_more", "effect_less", "effect_remove",
-    "volume_up", "volume_down", "pan", "mute", "unmute", "chord",
+    "volume_up", "volume_down", "pan", "mute", "unmute", "chord", "freeze", "unfreeze",
 ]  # fmt: skip
 
 #: Words the intent lexicon does not name as instruments but producers use for parts.
@@ -81,6 +81,8 @@ _WORDS: tuple[tuple[str, Operation], ...] = (
      r"|calm\w* down|lay back)", "simpler"),
     (r"\b(busier|more busy|more notes|more movement|more active|denser|fill (it )?(out|up)"
      r"|more going on|livelier)", "busier"),
+    (r"\b(unfreeze|unlock|thaw)\b", "unfreeze"),
+    (r"\b(freeze|lock)\b", "freeze"),
     (r"\b(unmute|bring back|bring in)\b", "unmute"),
     (r"\b(mute|silence|drop out|take out)\b", "mute"),
     (r"\b(louder|turn \w+ up|turn up|boost|bring \w+ up|push \w+ up|more volume|up front)\b",
@@ -342,7 +344,7 @@ def _deduplicated(edits: Sequence[Edit]) -> list[Edit]:
         "simpler": "busier", "busier": "simpler", "more_swing": "less_swing",
         "less_swing": "more_swing", "volume_up": "volume_down", "volume_down": "volume_up",
         "mute": "unmute", "unmute": "mute", "ghost_notes": "no_ghost_notes",
-        "no_ghost_notes": "ghost_notes",
+        "no_ghost_notes": "ghost_notes", "freeze": "unfreeze", "unfreeze": "freeze",
     }  # fmt: skip
     kept: list[Edit] = []
     for edit in edits:

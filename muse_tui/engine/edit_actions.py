@@ -69,6 +69,8 @@ def apply_edit(draft: Draft, edit: Edit) -> None:
         _preset(draft, edit)
     elif op.startswith("effect_"):
         _effect(draft, edit)
+    elif op in ("freeze", "unfreeze"):
+        _freeze(draft, edit)
     else:
         _mix(draft, edit)
 
@@ -407,3 +409,20 @@ def _mix(draft: Draft, edit: Edit) -> None:
     draft.song = song.model_copy(update={"tracks": tracks})
     who = listed([track_label(song, tracks[i].id) for i in indices])
     draft.sentences.append(f"{verb.capitalize()}: {who}.")
+
+
+def _freeze(draft: Draft, edit: Edit) -> None:
+    """Freeze a track (later changes keep it unless they change it directly), or thaw it."""
+    frozen = edit.operation == "freeze"
+    indices = _tracks(draft, edit.scope.role, needed=edit.operation)
+    song = draft.song
+    tracks = list(song.tracks)
+    for i in indices:
+        tracks[i] = tracks[i].model_copy(update={"frozen": frozen})
+        _aim(draft, tracks[i].role, f"tracks[{i}].frozen", "adjust", frozen=frozen)
+    draft.song = song.model_copy(update={"tracks": tracks})
+    who = listed([track_label(song, tracks[i].id) for i in indices])
+    if frozen:
+        draft.sentences.append(f"Frozen: {who}; later changes keep it unless they name it.")
+    else:
+        draft.sentences.append(f"Unfrozen: {who}; later changes may regenerate it again.")

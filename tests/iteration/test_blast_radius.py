@@ -70,3 +70,32 @@ async def test_a_frozen_part_reached_only_second_hand_is_kept(session: Session) 
     kept = {(n.pitch, n.start_beat, n.velocity) for n in genre.song_state.tracks[lead].notes}
     assert kept and kept <= {(n.pitch, n.start_beat, n.velocity) for n in tracks[lead].notes}
     assert "lead" in chord.regenerated_components  # its own input, the progression, changed
+
+
+async def test_the_producer_freezes_a_part_by_asking_and_undo_thaws_it(session: Session) -> None:
+    frozen = await modify(session.pipeline, "freeze the lead")
+    assert frozen.status == "applied" and frozen.cost == "cheap"
+    assert frozen.regenerated_components == []  # freezing regenerates nothing
+    lead = frozen.song_state.track("lead")
+    assert lead.frozen and frozen.history_entry.changes[0].path.endswith(".frozen")
+
+    genre = await modify(frozen.pipeline, "change the genre to trap", gate=RecordingGate())
+    assert "lead" in genre.preserved_components
+    kept = {(n.pitch, n.start_beat, n.velocity) for n in genre.song_state.track("lead").notes}
+    assert kept and kept <= {(n.pitch, n.start_beat, n.velocity) for n in lead.notes}
+
+    thawed = await modify(frozen.pipeline, "undo")
+    assert not thawed.song_state.track("lead").frozen
+    again = await modify(thawed.pipeline, "change the genre to trap", gate=RecordingGate())
+    assert "lead" in again.regenerated_components
+
+
+def test_freeze_and_unfreeze_are_read_with_their_part() -> None:
+    from muse_tui.compose.requests import parse_request
+
+    (edit,) = parse_request("lock the drums").edits
+    assert (edit.operation, edit.scope.role) == ("freeze", "drums")
+    (edit,) = parse_request("unfreeze the bass").edits
+    assert (edit.operation, edit.scope.role) == ("unfreeze", "bass")
+    (edit,) = parse_request("freeze the bass, no wait, unfreeze it").edits
+    assert edit.operation == "unfreeze"
