@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,28 @@ def note_ons(loopback: Loopback, channel: int, since: float) -> list[int]:
     ]
 
 
+def hands_over(heard: list[int], before: Track, after: Track) -> bool:
+    """`heard` is `before`'s line up to some note, then a stretch only `after` plays."""
+    return len(heard) >= 4 and any(
+        runs_in(pitches(before), heard[:k])
+        and runs_in(pitches(after), heard[k:])
+        and not runs_in(pitches(before), heard[k:])
+        for k in range(len(heard))
+    )
+
+
+async def heard_within(
+    loopback: Loopback, channel: int, since: float, done: Callable[[list[int]], bool]
+) -> list[int]:
+    """The notes heard on `channel` since `since`, once `done` says so or three bars pass."""
+    deadline = time.perf_counter() + 3 * BAR_S
+    while not done(heard := note_ons(loopback, channel, since)):
+        if time.perf_counter() > deadline:
+            break
+        await asyncio.sleep(0.02)
+    return heard
+
+
 @pytest.mark.ports
 async def test_a_variant_takes_over_the_bass_on_a_real_port(
     tmp_path: Path, loopback: Loopback
@@ -80,30 +103,22 @@ async def test_a_variant_takes_over_the_bass_on_a_real_port(
             key=lambda pair: len(set(pitches(pair[1])) ^ set(pitches(own))) + len(pair[1].notes),
         )
         assert variant is not None
-        await asyncio.sleep(0.5)
+        assert await heard_within(loopback, own.channel, 0.0, lambda heard: len(heard) >= 1)
+
         pressed = time.perf_counter()
         await pilot.press(str(index + 1))
-        await asyncio.sleep(2.5 * BAR_S)
-
-        heard = note_ons(loopback, own.channel, pressed)
-        assert len(heard) >= 4, "the bass should keep playing through the switch"
-        # What was heard is the song's own bass up to a bar line, then the variant's.
-        splits = [
-            k
-            for k in range(len(heard) + 1)
-            if runs_in(pitches(own), heard[:k]) and runs_in(pitches(variant), heard[k:])
-        ]
-        assert splits, f"neither part explains {heard}"
-        assert any(not runs_in(pitches(own), heard[k:]) for k in splits)
+        # The song's own bass up to a bar line, then the variant's, and not the own one again.
+        heard = await heard_within(
+            loopback, own.channel, pressed, lambda heard: hands_over(heard, own, variant)
+        )
+        assert hands_over(heard, own, variant), f"the variant never took over: {heard}"
         others = {r.message.channel for r in loopback.received if r.at >= pressed}
         assert len(others - {own.channel}) >= 1  # the rest of the song kept playing
 
         back = time.perf_counter()
         await pilot.press("0")
-        await asyncio.sleep(2.5 * BAR_S)
-        heard = note_ons(loopback, own.channel, back)
-        assert any(
-            runs_in(pitches(variant), heard[:k]) and runs_in(pitches(own), heard[k:])
-            for k in range(len(heard) + 1)
+        heard = await heard_within(
+            loopback, own.channel, back, lambda heard: hands_over(heard, variant, own)
         )
+        assert hands_over(heard, variant, own), f"the song's own bass never came back: {heard}"
         await pilot.press("ctrl+q")
