@@ -66,7 +66,7 @@ class ComposingScreen(Screen[None]):
             seed=self.app.next_seed(),
             config=self.app.pipeline_config(),
             session_id=self.app.config.session_ids() if self.app.config.session_ids else None,
-            answers={"bars": str(settings.default_bars)},
+            answers={"default_bars": str(settings.default_bars)},  # a length in the prompt wins
         )
 
     @work(exclusive=True, group=PIPELINE, exit_on_error=False)

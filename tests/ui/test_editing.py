@@ -65,6 +65,14 @@ def studio(tmp_path: Path, players: Players | None = None) -> Any:
     return make_studio(tmp_path, registry=product_stages, settings=SETTINGS, players=players)
 
 
+async def test_a_length_in_the_prompt_beats_the_default_bars(tmp_path: Path) -> None:
+    app = studio(tmp_path)  # default_bars = 32
+    async with app.run_test(size=(140, 44)) as pilot:
+        await type_prompt(pilot, "lofi hip hop, rainy, 16 bars")
+        await settle(pilot)
+        assert app.studio.song.arrangement.total_bars == 16
+
+
 async def test_a_change_in_the_prompt_regenerates_only_what_it_reaches(tmp_path: Path) -> None:
     players = Players()
     app = studio(tmp_path, players)
