@@ -49,6 +49,15 @@ SOUND_WORDS = (
     "warm", "bright", "dark", "soft", "punchy", "airy", "dusty", "vintage", "gritty", "lush",
     "mellow", "hard", "clean", "smooth", "wide", "dreamy", "natural", "aggressive", "round",
 )  # fmt: skip
+#: Comparatives that ask for a change ("darker", "a bit slower"); not every word ending in -er
+#: does ("summer", "super", "after").
+COMPARATIVES = (
+    "darker", "brighter", "warmer", "colder", "cleaner", "simpler", "sparser", "busier",
+    "denser", "livelier", "moodier", "straighter", "swingier", "louder", "quieter", "softer",
+    "faster", "slower", "higher", "lower", "heavier", "lighter", "harder", "punchier", "wider",
+    "deeper", "drier", "dryer", "wetter", "bigger", "smaller", "longer", "shorter", "sadder",
+    "happier", "dirtier", "grittier", "smoother", "tighter", "looser",
+)  # fmt: skip
 _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
     "eighth": 8, "ninth": 9, "tenth": 10, "last": -1, "final": -1,

@@ -12,7 +12,7 @@ import re
 from typing import Literal
 
 from muse_tui.compose.intent.extract import read_prompt
-from muse_tui.compose.requests import parse_request
+from muse_tui.compose.requests import COMPARATIVES, parse_request
 from muse_tui.knowledge.artists import artist_table
 from muse_tui.knowledge.lexicon import intent_lexicon
 
@@ -24,7 +24,8 @@ _NEW_SONG = re.compile(
 )
 _CHANGE_SHAPE = re.compile(
     r"\b(make (it|the)|change|swap|switch|more|less|too|undo|redo|mute|unmute|add|remove|"
-    r"turn|transpose|slow|speed|simplify|try)\b|\w+er\b"
+    r"turn|transpose|slow|speed|simplify|try|freeze|unfreeze)\b"
+    rf"|\b({'|'.join(COMPARATIVES)})\b"
 )
 
 

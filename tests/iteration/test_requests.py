@@ -89,6 +89,10 @@ def test_praise_questions_and_history_words(text: str, kind: str, steps: int) ->
         ("make it trap", True, "modify"),
         ("the bass sounds great", True, "question"),
         ("what key is this?", True, "question"),
+        ("lofi hip hop for summer evenings", True, "compose"),  # -er words that are not asks
+        ("dark trap, super moody, 140", True, "compose"),
+        ("jazz, a bit slower", True, "modify"),
+        ("freeze the drums", True, "modify"),
     ],
 )
 def test_the_prompt_box_routes_requests(text: str, session_open: bool, where: str) -> None:
