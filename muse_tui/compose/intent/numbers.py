@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from muse_tui.compose.intent.text import PromptText
+from muse_tui.theory import parse_chord, parse_roman
 
 _NUM = r"(\d{2,3}(?:\.\d+)?)"
 _UNIT = r"(?:b\.?\s?p\.?\s?m\.?'?s?|bmp'?s?|pbm|beats?\s?(?:per|a|/)\s?min(?:ute)?s?|bpn)"
@@ -48,14 +49,8 @@ _CLOCK = re.compile(r"(?<![\w:])(\d{1,2}):([0-5]\d)(?![\w:])")
 _SECONDS = re.compile(r"(?<!\w)(\d{2,3})\s?(?:sec|secs|seconds)(?!\w)", re.I)
 _WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
-_ROMAN = re.compile(
-    r"^[b#]?(?:VII|VI|V|IV|III|II|I|vii|vi|v|iv|iii|ii|i)"
-    r"(?:maj7|maj9|m7b5|m7|m9|7|9|11|13|°7?|o7|ø7?|\+|dim7?|sus[24]|add9|6)?$"
-)
-_CHORD = re.compile(
-    r"^[A-G][#b]?(?:maj7|maj9|maj|m7b5|m7|m9|m11|min7|min|m|dim7|dim|aug|sus2|sus4|add9|7|9|11|13|6|°|ø)*"
-    r"(?:/[A-G][#b]?)?$"
-)
+#: What a chord name or a numeral starts with; the theory parsers decide the rest.
+_LOOKS_LIKE = {"chord": re.compile(r"^[A-G][#b]?"), "roman": re.compile(r"^[b#]?[IViv]")}
 _PROGRESSION_CUE = re.compile(r"(?<!\w)(?:progression|chords|changes)(?!\w)", re.I)
 _TOKEN = re.compile(r"[^\s,|;>]+")
 _SEPARATORS = re.compile(r"^[\s,|;>\-→]*$")
@@ -177,10 +172,21 @@ def _chord_parts(token: str) -> tuple[str, list[str]] | None:
     if token in {"-", "→", ""}:
         return None
     parts = [p for p in re.split(r"[-→]", token) if p]
-    for kind, pattern in (("roman", _ROMAN), ("chord", _CHORD)):
-        if parts and all(pattern.match(p) for p in parts):
+    for kind in ("roman", "chord"):
+        if parts and all(_reads_as(kind, p) for p in parts):
             return kind, parts
     return None
+
+
+def _reads_as(kind: str, part: str) -> bool:
+    """The theory parser reads `part` as a numeral or a chord name ("E7#9", "bVII7", "V7/V")."""
+    if not _LOOKS_LIKE[kind].match(part):
+        return False
+    try:
+        parse_roman(part, "C") if kind == "roman" else parse_chord(part)
+    except ValueError:
+        return False
+    return True
 
 
 def _is_progression(kind: str, symbols: list[str], cued: bool) -> bool:

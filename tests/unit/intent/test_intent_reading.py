@@ -118,6 +118,15 @@ def test_two_keys_take_the_first_and_say_so() -> None:
         ("i-VI-III-VII trap", ["i", "VI", "III", "VII"], None, "minor"),
         ("Cm Ab Eb Bb, slow trap", ["Cm", "Ab", "Eb", "Bb"], "C", "minor"),
         ("jazz, progression: Dm7 G7 Cmaj7", ["Dm7", "G7", "Cmaj7"], "D", "minor"),
+        # Altered and extended chords the theory parser reads are kept, none dropped.
+        (
+            "neo soul, chords Cmaj7 E7#9 Am9 Bbmaj7#11",
+            ["Cmaj7", "E7#9", "Am9", "Bbmaj7#11"],
+            "C",
+            "major",
+        ),
+        ("jazz, Dm7 G7 Cmaj7 A7b9", ["Dm7", "G7", "Cmaj7", "A7b9"], None, "minor"),
+        ("bVII7 - IV - I, rock", ["bVII7", "IV", "I"], None, "major"),
     ],
 )
 def test_explicit_progressions(
