@@ -60,6 +60,11 @@ _MODE_OFFSET = {
 }
 
 
+def _mode_word(text: str) -> str | None:
+    """The mode a word names, however it is spelled ("Harmonic_Minor", "natural-minor")."""
+    return _MODE_WORDS.get(" ".join(text.lower().replace("_", " ").replace("-", " ").split()))
+
+
 class KeySyntaxError(ValueError):
     """A key name that cannot be read."""
 
@@ -76,7 +81,7 @@ class Key:
             tonic = parse_note(self.tonic).text
         except NoteSyntaxError as error:
             raise KeySyntaxError(str(error)) from None
-        mode = _MODE_WORDS.get(" ".join(self.mode.lower().split()))
+        mode = _mode_word(self.mode)
         if mode is None:
             raise KeySyntaxError(_unknown_mode(self.mode, f"{self.tonic} {self.mode}"))
         object.__setattr__(self, "tonic", tonic)
@@ -191,7 +196,7 @@ def parse_key(text: str | Key) -> Key:
         )
     tonic, end = found
     rest = stripped[end:].strip()
-    mode = "major" if rest == "M" else _MODE_WORDS.get(rest.lower())
+    mode = "major" if rest == "M" else _mode_word(rest)
     if mode is None:
         raise KeySyntaxError(_unknown_mode(rest, text))
     return Key(tonic.text, mode)

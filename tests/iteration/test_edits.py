@@ -79,3 +79,14 @@ def test_standing_edits_add_up_one_way_and_replace_the_other() -> None:
     assert standing_edits(["no reverb", "edit all swing +6"], "drums") == [
         StandingEdit("all", "swing", 6)
     ]
+
+
+def test_a_progression_in_the_dna_spelling_of_a_mode_keeps_its_key() -> None:
+    from muse_tui.compose.edits import song_key_of
+    from muse_tui.contracts import EnrichedProgression
+
+    chord = {"symbol": "Am", "roman": "i", "beats": 4, "voicing": [57, 60, 64]}
+    progression = EnrichedProgression.model_validate(
+        {"key": "A", "mode": "harmonic_minor", "chords": [chord]}
+    )
+    assert song_key_of(progression).name == "A harmonic minor"  # it read as A major

@@ -42,6 +42,8 @@ from muse_tui.theory import (
         ("A aeolian", "A minor"),
         ("A harmonic minor", "A harmonic minor"),
         ("C melodic minor", "C melodic minor"),
+        ("A harmonic_minor", "A harmonic minor"),  # as genre DNA spells the mode
+        ("F# natural-minor", "F# minor"),
         ("DbM", "Db major"),
         ("Cbmaj", "Cb major"),
     ],
