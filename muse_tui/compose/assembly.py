@@ -22,6 +22,7 @@ from muse_tui.contracts.song import (
     TrackRole,
     Transition,
 )
+from muse_tui.knowledge.rhythm import rhythm_table
 
 DRUM_CHANNEL = 9
 DRUM_ROLES: frozenset[str] = frozenset({"drums", "percussion"})
@@ -29,17 +30,6 @@ DRUM_ROLES: frozenset[str] = frozenset({"drums", "percussion"})
 EARLY_GRACE_BEATS = 1 / 16
 RAMP_STEP_BEATS = 0.5
 _EPSILON = 1e-6
-# General MIDI stand-ins when S5 chose no sound, so an audition is never all piano.
-GM_STAND_INS: dict[str, int] = {
-    "bass": 33,  # Electric Bass (finger)
-    "sub_bass": 38,  # Synth Bass 1
-    "chords": 4,  # Electric Piano 1
-    "keys": 0,  # Acoustic Grand Piano
-    "lead": 80,  # Lead 1 (square)
-    "pad": 89,  # Pad 2 (warm)
-    "texture": 95,  # Pad 8 (sweep)
-    "arp": 81,  # Lead 2 (sawtooth)
-}
 _RAMP_NAMESPACE = uuid.UUID("6d5a0c8e-52f1-4a52-9a3e-6f1b2f0c7a11")
 
 
@@ -293,8 +283,8 @@ def _with_sound(track: Track, channel: int, regions: list[Region]) -> Track:
         program = track.program
         if program is None and preset is not None:
             program = preset.gm_program
-        if program is None:
-            program = GM_STAND_INS.get(track.role, 0)
+        if program is None:  # S5 chose no sound: the role's GM program, never all piano
+            program = rhythm_table().tracks.roles[track.role].program or 0
         sound = {"program": program}
     return track.model_copy(update={"channel": channel, "regions": regions, **sound})
 

@@ -335,3 +335,16 @@ def test_a_hundred_bar_four_track_song_is_written_well_inside_half_a_second(tmp_
         write_song_midi(tmp_path, song)  # arrange, the full file and four single-track files
         timings.append(time.perf_counter() - started)
     assert statistics.median(timings) < 0.5, timings
+
+
+def test_a_track_without_a_sound_plays_its_roles_program_from_the_skills() -> None:
+    from muse_tui.compose.assembly import arrange_for_playback
+    from muse_tui.knowledge.rhythm import rhythm_table
+
+    song = build_song(roles=["drums", "bass", "texture", "lead"])
+    bare = [t.model_copy(update={"program": None, "preset": None}) for t in song.tracks]
+    played = arrange_for_playback(song.model_copy(update={"tracks": bare}))
+    looks = rhythm_table().tracks.roles
+    for track in played.tracks:
+        if not track.is_drums:
+            assert track.program == looks[track.role].program  # texture: 92, as tracks.json says
