@@ -8,7 +8,7 @@ from pathlib import Path
 from pydantic import Field
 
 from muse_tui.contracts import Contract
-from muse_tui.knowledge.loader import load_table
+from muse_tui.knowledge.loader import load_table, skills_root
 
 PROGRESSIONS_FILE = "harmony/progressions.json"
 
@@ -34,13 +34,13 @@ class ProgressionTable(Contract):
 
 
 @cache
-def _load(root: Path | None) -> ProgressionTable:
+def _load(root: Path) -> ProgressionTable:
     return load_table(PROGRESSIONS_FILE, ProgressionTable, root=root)
 
 
 def progression_table(root: Path | None = None) -> ProgressionTable:
-    """The progression table (cached; `reload()` forgets it)."""
-    return _load(root)
+    """The progression table (cached per skills folder; `reload()` forgets it)."""
+    return _load(root or skills_root())
 
 
 def reload() -> None:

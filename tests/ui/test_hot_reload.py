@@ -40,6 +40,21 @@ def test_a_broken_skill_file_keeps_the_tables_in_use(skills: Path) -> None:
     assert arrangement_table(skills) is not before
 
 
+def test_a_check_that_failed_leaves_no_stale_table_for_the_next(skills: Path) -> None:
+    """A file edited during a failed check is read again, not taken from that check's cache."""
+    before = arrangement_table(skills)
+    progressions = skills / "harmony/progressions.json"
+    good_templates, good_progressions = (skills / TEMPLATES).read_text(), progressions.read_text()
+    (skills / TEMPLATES).write_text(good_templates.replace("Intro", "Opening", 1))  # fine
+    progressions.write_text("{ broken")
+    assert reload_skills(skills) is not None
+    (skills / TEMPLATES).write_text(good_templates.replace('"templates"', '"templatez"', 1))
+    progressions.write_text(good_progressions)
+    problem = reload_skills(skills)  # the templates file is broken now
+    assert problem is not None and "arrangement-templates.json" in problem
+    assert arrangement_table(skills) is before  # the table in use stays
+
+
 async def wait_until(pilot, condition, timeout: float = 10.0) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
