@@ -91,8 +91,10 @@ def intent_stage(song: SongState, ctx: StageContext) -> StageResult:
                 recoverable=False,
             ) from None
     intent = result.intent.model_copy(update={"raw_prompt": ctx.prompt})
-    # An explicit --bars wins over the prompt; the settings' default only fills a gap.
-    bars = ctx.answers.get("bars") or (None if intent.duration else ctx.answers.get("default_bars"))
+    # An explicit --bars wins over the prompt; the settings' default replaces only a length
+    # S1 guessed (the prompt named none).
+    guessed = "duration" in result.inferred_fields
+    bars = ctx.answers.get("bars") or (ctx.answers.get("default_bars") if guessed else None)
     if bars:
         intent = intent.model_copy(update={"duration": DurationRange(min=int(bars), max=int(bars))})
     tempo = intent.tempo_analysis.bpm if intent.tempo_analysis else intent.tempo or song.tempo
