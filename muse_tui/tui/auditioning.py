@@ -132,11 +132,11 @@ class Audition:
         The listening choices stay, for the tracks and sections still there, and
         a song that was playing carries on from the bar it had reached.
         """
-        if self.player is None or self.previewing:
+        if self.previewing:
             self.load(song)
             return
         was_playing = self.playing
-        bar = self.player.playhead.bar
+        bar = self.player.playhead.bar if self.player is not None else 0
         ids = {t.id for t in song.tracks}
         sections = {s.name: s for s in song.arrangement.sections} if song.arrangement else {}
         self.song = song
@@ -145,27 +145,20 @@ class Audition:
         self.soloed &= ids
         self.alone = self.alone if self.alone in ids else None
         self.looped = sections.get(self.looped.name) if self.looped else None
-        player = self.player
-        player.load(song)
-        for track_id in self.muted:
-            player.mute(track_id, True)
-        for track_id in self.soloed:
-            player.solo(track_id, True)
-        if self.alone:
-            player.play_only(self.alone)
-        if self.looped:
-            player.loop(self.looped.start_bar, self.looped.end_bar)
-            bar = (
-                bar if self.looped.start_bar <= bar < self.looped.end_bar else self.looped.start_bar
-            )
+        if self.player is None:
+            return  # the choices are applied when the player opens
+        self.player.load(song)
+        self._restore(self.player)
         if was_playing:
-            player.play(from_bar=bar)
+            if self.looped and not self.looped.start_bar <= bar < self.looped.end_bar:
+                bar = self.looped.start_bar
+            self.player.play(from_bar=bar)
 
-    def audition_variant(self, tracks: list[Track], from_bar: int = 0) -> None:
+    def audition_variant(self, tracks: list[Track], from_bar: int = 0, *, start: bool) -> None:
         """Hear these tracks in place of the song's own from the next bar line.
 
         An empty list goes back to the song's own parts. The rest of the song
-        keeps playing; if nothing is playing it starts from `from_bar`.
+        keeps playing; with `start`, a song that is not playing starts from `from_bar`.
         """
         player = self._ready()
         for track_id in self.switched - {t.id for t in tracks}:
@@ -173,7 +166,7 @@ class Audition:
         for track in tracks:
             player.set_alternative(track.id, track)
         self.switched = {t.id for t in tracks}
-        if tracks and not self.playing:
+        if start and not self.playing:
             self.play(from_bar)
 
     def end_variants(self) -> None:
@@ -278,9 +271,20 @@ class Audition:
             self.close()
             self.player = self.open_player(self.port_name)
             self.player.load(song)
-            for track_id in self.muted:
-                self.player.mute(track_id, True)
+            if song is self.song:  # not a gate's preview: the producer's choices apply
+                self._restore(self.player)
         return self.player
+
+    def _restore(self, player: PlayerLike) -> None:
+        """Give a freshly loaded player the producer's mutes, solos, track alone and loop."""
+        for track_id in self.muted:
+            player.mute(track_id, True)
+        for track_id in self.soloed:
+            player.solo(track_id, True)
+        if self.alone:
+            player.play_only(self.alone)
+        if self.looped:
+            player.loop(self.looped.start_bar, self.looped.end_bar)
 
 
 class EnginePlayback:

@@ -225,10 +225,8 @@ class EditingScreen(ComposingScreen):
         audition, index = self.app.audition, message.index
         tracks = [] if index is None else comparison.tracks[index]
 
-        def hear() -> None:
-            audition.audition_variant(tracks, self.selected_bar())
-            if index is not None and not audition.playing:
-                audition.play(self.selected_bar())  # the variant in use: the song as it is
+        def hear() -> None:  # a variant plays at once; the variant in use is the song as it is
+            audition.audition_variant(tracks, self.selected_bar(), start=index is not None)
 
         if self.listen(hear):
             label = comparison.alt_set.variants[index].label if index is not None else ""

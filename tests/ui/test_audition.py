@@ -11,10 +11,11 @@ from textual.notifications import Notify
 
 from muse_tui.audition import Player
 from muse_tui.knowledge.midi_setup import midi_port_hint
+from muse_tui.tui.auditioning import Audition
 from muse_tui.tui.messages import SongLoaded
 from muse_tui.tui.widgets.arrangement import ArrangementView
 from muse_tui.tui.widgets.transport import TransportBar
-from tests.ui.harness import Players, make_studio
+from tests.ui.harness import FakePlayer, Players, make_studio
 from tests.ui.songs import studio_song
 
 
@@ -154,3 +155,39 @@ async def test_the_harmony_gate_plays_the_chords_and_stops_when_answered(tmp_pat
         await pilot.pause()
         assert ("stop",) in player.calls[2:]
         assert not app.audition.previewing
+
+
+class NotYetPlaying(FakePlayer):
+    """A player in another process: its status reaches the studio a moment after the command."""
+
+    @property
+    def status(self) -> str:
+        return "stopped"
+
+
+def test_a_variant_starts_playback_once_even_before_the_player_says_it_plays() -> None:
+    song = studio_song()
+    opened: list[FakePlayer] = []
+    audition = Audition(lambda port: opened.append(NotYetPlaying()) or opened[-1])
+    audition.load(song)
+    audition.audition_variant([song.tracks[1]], 4, start=True)
+    plays = [c for c in opened[-1].calls if c[0] == "play"]
+    assert plays == [("play", 4)]
+
+
+def test_a_reopened_player_gets_every_listening_choice_back() -> None:
+    song = studio_song()
+    players = Players()
+    audition = Audition(players)
+    audition.load(song)
+    drums, bass = song.tracks[0], song.tracks[1]
+    audition.toggle_mute(drums)
+    audition.toggle_solo(bass)
+    audition.toggle_loop(song.arrangement.sections[1])
+    audition.choose_port("loopMIDI Port")  # the old player lets go; the next play opens anew
+    audition.play()
+    calls = players.last.calls
+    assert ("mute", drums.id, True) in calls and ("solo", bass.id, True) in calls
+    section = song.arrangement.sections[1]
+    assert ("loop", section.start_bar, section.end_bar) in calls
+    assert calls[-1] == ("play", section.start_bar)
