@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import random
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -256,3 +257,12 @@ def write_session(
         )
         write_atomic(folder / "manifest.json", manifest.to_json())
     return folder
+
+
+async def until(pilot: Any, condition: Callable[[], object], timeout: float = 10.0) -> None:
+    """Let the app run until `condition()` holds; fail after `timeout` seconds, never hang."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still waiting after {timeout} s for {condition}")
+        await pilot.pause(0.01)
