@@ -40,20 +40,11 @@ from muse_tui.contracts import (
     new_id,
 )
 from muse_tui.contracts.editing import ModifySongResult, UndoResult
-from muse_tui.store.atomic import write_atomic
 from muse_tui.store.checkpoint import write_checkpoint
 from muse_tui.store.manifest import record_run_in_manifest
 from muse_tui.store.progression_file import write_progression
 from muse_tui.store.session_writer import write_session
-from muse_tui.store.sessions import inside_session
-from muse_tui.store.smf import (
-    FULL_ARRANGEMENT,
-    MIDI_DIR,
-    midi_bytes,
-    midi_file_names,
-    song_to_midifile,
-    track_to_midifile,
-)
+from muse_tui.store.smf import write_song_midi
 
 from .edit_actions import apply_edit
 from .protocols import ApprovalGate, AutoApprove
@@ -404,15 +395,9 @@ def write_changed_files(
         write_checkpoint(session_dir, pipeline)
         if any(p.startswith("progression") for p in paths) and song.progression:
             write_progression(session_dir, song.progression, song.title or None)
-        touched = {int(m.group(1)) for p in paths if (m := _ONE_TRACK.match(p))}
-        if touched:
-            names = midi_file_names(song.tracks)
-            for i in sorted(touched):
-                track = song.tracks[i]
-                data = midi_bytes(track_to_midifile(song, track))
-                write_atomic(inside_session(session_dir, names[track.id]), data)
-            full = f"{MIDI_DIR}/{FULL_ARRANGEMENT}.mid"
-            write_atomic(inside_session(session_dir, full), midi_bytes(song_to_midifile(song)))
+        if any(_ONE_TRACK.match(p) for p in paths):
+            # The song is already arranged (S6); files whose bytes do not move are not reported.
+            write_song_midi(session_dir, song, arranged=True)
         record_run_in_manifest(session_dir, pipeline)
     after = _fingerprints(session_dir)
     return sorted(p for p, digest in after.items() if before.get(p) != digest)
