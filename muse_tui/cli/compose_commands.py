@@ -19,7 +19,13 @@ from muse_tui.engine.registry import product_stages
 from muse_tui.knowledge import SkillFileError
 from muse_tui.store.checkpoint import CheckpointError, load_checkpoint, resolve_checkpoint
 from muse_tui.store.manifest import read_manifest
-from muse_tui.store.sessions import sessions_root
+from muse_tui.store.sessions import (
+    SESSION_ID,
+    BadSessionReference,
+    SessionNotFound,
+    resolve_session,
+    sessions_root,
+)
 from muse_tui.store.settings import load_settings
 
 from .terminal import TerminalGate, TerminalProgress, interactive
@@ -110,12 +116,19 @@ def compose(
 
 
 @click.command()
-@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.argument("session")
 @click.option("--yes", "-y", is_flag=True, help="Approve every remaining gate without asking.")
 @click.option("--json", "as_json", is_flag=True, help="Print only the manifest JSON.")
-def resume(path: Path, yes: bool, as_json: bool) -> None:
-    """Resume a pipeline from a session folder or a pipeline-state.json checkpoint."""
+def resume(session: str, yes: bool, as_json: bool) -> None:
+    """Resume a pipeline: SESSION is a session id, a session folder or a pipeline-state.json."""
     console = Console(stderr=as_json)
+    path = Path(session).expanduser()
+    if SESSION_ID.match(session):
+        try:
+            path = resolve_session(session, sessions_root(load_settings()[0].sessions_dir))
+        except (BadSessionReference, SessionNotFound) as exc:
+            console.print(f"[red]{exc}[/]")
+            sys.exit(2)
     try:
         previous = load_checkpoint(path)
     except CheckpointError as exc:

@@ -91,6 +91,12 @@ def test_resume_refuses_a_corrupt_checkpoint_in_one_sentence(
     assert "Traceback" not in result.output
 
 
+def test_resume_names_an_unknown_session_id(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["resume", "session-20261122-zzzzzz"])
+    assert result.exit_code == 2
+    assert "there is no session session-20261122-zzzzzz" in " ".join(result.output.split())
+
+
 def test_compose_killed_after_harmony_resumes_to_the_same_song(tmp_path: Path) -> None:
     """A real `muse-studio compose` process killed mid-run, then `muse-studio resume`."""
     env = {
@@ -125,7 +131,7 @@ def test_compose_killed_after_harmony_resumes_to_the_same_song(tmp_path: Path) -
     state["status"] = "failed"
     pipeline_path(session).write_text(json.dumps(state))
     resumed = subprocess.run(
-        [sys.executable, "-m", "muse_tui.cli", "resume", str(session), "--json"],
+        [sys.executable, "-m", "muse_tui.cli", "resume", session.name, "--json"],  # by its id
         env=env,
         capture_output=True,
         text=True,
