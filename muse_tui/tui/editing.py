@@ -55,7 +55,6 @@ class Comparison:
     role: str
     notes: list[list[Note]]
     tracks: list[list[Track]]
-    reused: bool = False
 
 
 def element_role(song: SongState, element: AlternativeElement) -> str:
@@ -290,7 +289,7 @@ class EditingScreen(ComposingScreen):
         assert self.pipeline is not None and self.session_dir is not None  # checked by editable
         return self.pipeline, self.session_dir
 
-    @work(thread=True, exclusive=True, group=EDIT, exit_on_error=False)
+    @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: _busy()
     def change_song(self, text: str) -> ModifySongResult:
         from muse_tui.engine.editing import modify
         from muse_tui.engine.orchestrator import run_blocking
@@ -300,14 +299,14 @@ class EditingScreen(ComposingScreen):
         clock = self.app.config.clock
         return run_blocking(modify(pipeline, text, session_dir=folder, gate=gate, clock=clock))
 
-    @work(thread=True, exclusive=True, group=EDIT, exit_on_error=False)
+    @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: _busy()
     def replay(self, steps: int, *, undoing: bool) -> UndoResult:
         from muse_tui.engine.editing import redo, undo
 
         pipeline, folder = self._session()
         return (undo if undoing else redo)(pipeline, steps, session_dir=folder)
 
-    @work(thread=True, exclusive=True, group=EDIT, exit_on_error=False)
+    @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: _busy()
     def choose_variant(self, set_id: str, index: int) -> ModifySongResult:
         from muse_tui.engine.alternatives import select_alternative
 
@@ -315,7 +314,7 @@ class EditingScreen(ComposingScreen):
         clock = self.app.config.clock
         return select_alternative(pipeline, set_id, index, session_dir=folder, clock=clock)
 
-    @work(thread=True, exclusive=True, group=EDIT, exit_on_error=False)
+    @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: _busy()
     def make_comparison(self, element: AlternativeElement, batch: int = 0) -> Comparison:
         from muse_tui.engine.alternatives import generate_alternatives
 
@@ -378,7 +377,6 @@ def comparison_of(made: AlternativesResult, role: str) -> Comparison:
         role=role,
         notes=[variant_notes(pipeline, alt_set, i) for i in count],
         tracks=[variant_tracks(pipeline, alt_set, i) for i in count],
-        reused=made.reused,
     )
 
 
