@@ -69,7 +69,8 @@ class Knobs:
     """What to break, and how slowly to work. Counters are per stage number."""
 
     fail_first: dict[int, int] = field(default_factory=dict)  # stage → failures before success
-    stall: dict[int, float] = field(default_factory=dict)  # stage → seconds to sleep
+    stall: dict[int, float] = field(default_factory=dict)  # stage → seconds to stall
+    released: threading.Event = field(default_factory=threading.Event)  # ends every stall
     part_seconds: float = 0.0  # total time each part spends (spread over its sections)
     drums_fail: int = 0  # drum part failures before success
     calls: dict[int, int] = field(default_factory=dict)
@@ -80,7 +81,7 @@ class Knobs:
         with self.lock:
             n = self.calls[stage] = self.calls.get(stage, 0) + 1
         if stage in self.stall:
-            time.sleep(self.stall[stage])
+            self.released.wait(self.stall[stage])
         if n <= self.fail_first.get(stage, 0):
             raise RuntimeError(f"injected failure {n} in stage {stage}")
 
