@@ -4,21 +4,7 @@ from __future__ import annotations
 
 import sys
 
-PORTS_COMMAND = "`muse-studio ports`"
-
-LOOPMIDI_STEPS = (
-    "install loopMIDI (https://www.tobias-erichsen.de/software/loopmidi.html), "
-    "type muse-studio as the new port's name and press +, pick muse-studio as a MIDI input "
-    "in MPC Beats (Edit → Preferences → MIDI), then play with `--port muse-studio`"
-)
-IAC_STEPS = (
-    "open Audio MIDI Setup, choose Window → Show MIDI Studio, double-click IAC Driver "
-    "and tick 'Device is online'"
-)
-LINUX_STEPS = (
-    "start JACK (`jackd -d alsa &`, or `jackd --no-realtime -d dummy &` without a sound card) "
-    "or load the ALSA sequencer with `sudo modprobe snd-seq`"
-)
+from muse_tui.knowledge.midi_setup import IAC_STEPS, LINUX_STEPS, LOOPMIDI_STEPS, PORTS_COMMAND
 
 
 def no_midi_system(platform: str = sys.platform) -> str:

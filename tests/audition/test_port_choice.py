@@ -91,3 +91,14 @@ def test_windows_explains_virtual_ports_need_loopmidi() -> None:
     text = port_advice.no_virtual_ports("win32")
     assert text.startswith("Windows cannot create virtual MIDI ports: install loopMIDI")
     assert "tobias-erichsen.de" in text
+
+
+@pytest.mark.parametrize("platform", ["win32", "darwin", "linux"])
+def test_the_studio_hint_and_the_player_errors_give_the_same_steps(platform: str) -> None:
+    from muse_tui.audition import port_advice
+    from muse_tui.knowledge.midi_setup import midi_port_hint
+
+    hint, error = midi_port_hint(platform), port_advice.no_midi_system(platform)
+    steps = {"win32": "type muse-studio", "darwin": "IAC Driver", "linux": "--no-realtime"}
+    assert steps[platform] in hint and steps[platform] in error
+    assert "'muse'" not in hint  # the port is called muse-studio everywhere
