@@ -7,49 +7,26 @@ arrangement change can bring a silenced part back without regenerating it.
 
 from __future__ import annotations
 
-import uuid
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from muse_tui.contracts.song import (
     Arrangement,
-    ControlChange,
     Note,
     Region,
-    Section,
     SongState,
     Track,
     TrackRole,
-    Transition,
 )
 from muse_tui.knowledge.rhythm import rhythm_table
+
+from .transitions import RAMP_STEP_BEATS, ramp_region_id, transition_ramps
 
 DRUM_CHANNEL = 9
 DRUM_ROLES: frozenset[str] = frozenset({"drums", "percussion"})
 #: A note this early before a section it may play in still belongs to it (humanised pickups).
 EARLY_GRACE_BEATS = 1 / 16
-RAMP_STEP_BEATS = 0.5
 _EPSILON = 1e-6
-_RAMP_NAMESPACE = uuid.UUID("6d5a0c8e-52f1-4a52-9a3e-6f1b2f0c7a11")
-
-
-@dataclass(frozen=True)
-class Ramp:
-    """A controller sweep over a section's last bars, reset on the next downbeat."""
-
-    controller: int
-    start_value: int | None  # None: from the track's own volume
-    end_value: int
-    bars: int
-    reset_value: int | None  # None: back to the track's own volume
-
-
-#: fade: volume down over 2 bars; build: mod wheel up over 4; filter sweep: cutoff closes over 4.
-TRANSITION_RAMPS: dict[Transition, Ramp] = {
-    "fade": Ramp(controller=7, start_value=None, end_value=0, bars=2, reset_value=None),
-    "build": Ramp(controller=1, start_value=0, end_value=127, bars=4, reset_value=0),
-    "filter_sweep": Ramp(controller=74, start_value=64, end_value=0, bars=4, reset_value=64),
-}
 
 
 def arrange_for_playback(song: SongState) -> SongState:
@@ -72,7 +49,7 @@ def arrange_for_playback(song: SongState) -> SongState:
         ]
         ramps = transition_ramps(song, track, channel)
         if ramps:
-            length = max(_song_beats(song), ramps[-1].beat + RAMP_STEP_BEATS)
+            length = max(song_end_beat(song), ramps[-1].beat + RAMP_STEP_BEATS)
             regions.append(
                 Region(
                     id=ramp_region_id(track.id),
@@ -130,22 +107,6 @@ def active_spans(
     return spans
 
 
-def transition_ramps(song: SongState, track: Track, channel: int) -> list[ControlChange]:
-    """The controller ramps this track plays at the end of the sections it is active in."""
-    if song.arrangement is None:
-        return []
-    sections = song.arrangement.sections
-    events: list[ControlChange] = []
-    for index, section in enumerate(sections):
-        ramp = TRANSITION_RAMPS.get(section.transition)
-        if ramp is None or track.role not in section.active_roles:
-            continue
-        following = sections[index + 1] if index + 1 < len(sections) else None
-        events.extend(_ramp(ramp, section, following, track, channel, song.beats_per_bar))
-    events.sort(key=lambda cc: cc.beat)
-    return events
-
-
 def remove_overlaps(tracks: Sequence[Track]) -> list[Track]:
     """Cut a note short where the same pitch starts again on its channel; drop exact repeats.
 
@@ -183,11 +144,6 @@ def remove_overlaps(tracks: Sequence[Track]) -> list[Track]:
     if not new_end and not dropped:
         return list(tracks)
     return [_repaired(t, i, new_end, dropped) for i, t in enumerate(tracks)]
-
-
-def ramp_region_id(track_id: str) -> str:
-    """The stable id of the region holding a track's transition ramps."""
-    return str(uuid.uuid5(_RAMP_NAMESPACE, track_id))
 
 
 def _kept_region(region: Region, spans: list[tuple[float, float]] | None, channel: int) -> Region:
@@ -241,35 +197,6 @@ def _span_of(start: float, spans: list[tuple[float, float]] | None) -> tuple[flo
     return None
 
 
-def _ramp(
-    ramp: Ramp,
-    section: Section,
-    following: Section | None,
-    track: Track,
-    channel: int,
-    beats_per_bar: float,
-) -> list[ControlChange]:
-    end = section.end_bar * beats_per_bar
-    start = max(section.start_bar * beats_per_bar, end - ramp.bars * beats_per_bar)
-    first = track.volume if ramp.start_value is None else ramp.start_value
-    steps = max(2, round((end - start) / RAMP_STEP_BEATS))
-    events = [
-        ControlChange(
-            beat=start + i * (end - start) / steps,
-            controller=ramp.controller,
-            value=round(first + (ramp.end_value - first) * i / (steps - 1)),
-            channel=channel,
-        )
-        for i in range(steps)
-    ]
-    if following is not None:
-        reset = track.volume if ramp.reset_value is None else ramp.reset_value
-        events.append(
-            ControlChange(beat=end, controller=ramp.controller, value=reset, channel=channel)
-        )
-    return events
-
-
 def _with_sound(track: Track, channel: int, regions: list[Region]) -> Track:
     preset = track.preset
     if channel == DRUM_CHANNEL:
@@ -310,8 +237,16 @@ def _repaired(
     return track.model_copy(update={"regions": regions})
 
 
-def _song_beats(song: SongState) -> float:
+def song_end_beat(song: SongState, last_event_beat: float | None = None) -> float:
+    """Where the song ends: the bar line after its last event, or the arrangement's end if later.
+
+    `last_event_beat` is where the last sound stops (a held note's tail); by
+    default the end of the last region.
+    """
+    bar = song.beats_per_bar
+    if last_event_beat is None:
+        last_event_beat = max((r.end_beat for t in song.tracks for r in t.regions), default=0.0)
+    end = math.ceil(last_event_beat / bar - 1e-9) * bar
     if song.arrangement is not None:
-        return song.arrangement.total_bars * song.beats_per_bar
-    ends = [r.end_beat for t in song.tracks for r in t.regions]
-    return max(ends, default=song.beats_per_bar)
+        end = max(end, song.arrangement.total_bars * bar)
+    return float(end)

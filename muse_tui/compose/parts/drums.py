@@ -15,6 +15,7 @@ from muse_tui.knowledge.rhythm import DrumPattern, FamilyRhythm, Fill, HatRoll, 
 from muse_tui.theory.drums import VOICE_PITCHES
 
 from ..humanize import Draft
+from ..transitions import drum_ending
 from .context import PartContext, PartDraft
 from .grid import STEP, tile
 
@@ -179,16 +180,18 @@ def _section_end(
     for bar in range(7, ctx.bars - 1, 8):
         if short and rng.random() < 0.6 + 0.3 * ctx.style.rhythmic:
             notes = _apply_fill(ctx, rng.choice(short), notes, (bar + 1) * ctx.beats_per_bar)
-    transition = ctx.section.transition
-    if transition == "cut":
-        return [n for n in notes if n.start < ctx.length - 1.0]
-    if transition == "build":
-        return _apply_fill(ctx, fills[ctx.table.drums.build_fill], notes, ctx.length)
-    if ctx.leads_on and transition != "fade":
-        options = [fills[name] for name in family.fills]
-        if ctx.density == "sparse":
-            options = short or options
-        return _apply_fill(ctx, rng.choice(options), notes, ctx.length)
+    ending = drum_ending(
+        ctx.section.transition,
+        leads_on=ctx.leads_on,
+        sparse=ctx.density == "sparse",
+        family_fills=family.fills,
+        drums=ctx.table.drums,
+        rng=rng,
+    )
+    if ending.silent_beats:
+        return [n for n in notes if n.start < ctx.length - ending.silent_beats]
+    if ending.fill is not None:
+        return _apply_fill(ctx, ending.fill, notes, ctx.length)
     return notes
 
 

@@ -7,7 +7,6 @@ import random
 from collections.abc import Callable
 
 from muse_tui.contracts import (
-    ControlChange,
     HumanizationConfig,
     PatternSummary,
     PipelineIntent,
@@ -19,17 +18,15 @@ from muse_tui.contracts import (
 )
 from muse_tui.knowledge.rhythm import rhythm_table
 
-from ..humanize import Draft, humanize, tidy
+from ..humanize import humanize, tidy
+from ..transitions import shape_ending
 from .bass import write_bass
 from .comping import write_comping, write_pad, write_texture
 from .context import PartContext, PartDraft
 from .drums import write_drums, write_percussion
 from .lead import write_lead
 from .style import feel_for, resolve_style
-
-_FILTER = 74  # CC74, brightness / filter cutoff
-_FILTER_OPEN = 64
-_FADE_TO = 0.45  # velocity share left at the end of a fade
+from .tracks import KIT_ROLES
 
 Writer = Callable[[PartContext, random.Random, Region | None], PartDraft]
 WRITERS: dict[str, Writer] = {
@@ -62,20 +59,22 @@ def write_part(
     region_id = new_id(rng)
     ctx = PartContext(track, song, intent, section, rhythm_table())
     draft = WRITERS[track.role](ctx, rng, kick_source)
-    drafts = _shaped_ending(ctx, draft.notes)
+    kit = ctx.track.role in KIT_ROLES
+    drafts = shape_ending(
+        ctx.section.transition, draft.notes, ctx.length, ctx.beats_per_bar, kit=kit
+    )
     notes = humanize(drafts, draft.feel or ctx.feel, rng, track.channel)
     bends = list(draft.pitch_bends)
     if draft.finish is not None:
         notes, glides = draft.finish(notes)
         bends += glides
-    controls = [*draft.control_changes, *_filter_moves(ctx)]
     return Region(
         id=region_id,
         name=f"{track.name} · {section.name}",
         start_beat=section.start_bar * song.beats_per_bar,
         length_beats=ctx.length,
         notes=tidy(notes, ctx.length),
-        control_changes=[c for c in controls if c.beat < ctx.length],
+        control_changes=[c for c in draft.control_changes if c.beat < ctx.length],
         pitch_bends=[b for b in bends if b.beat < ctx.length],
     )
 
@@ -100,42 +99,3 @@ def groove_for(intent: PipelineIntent, tempo: float) -> tuple[HumanizationConfig
     table = rhythm_table()
     feel = feel_for(resolve_style(intent, table), table, tempo)
     return feel.config, feel.groove_name
-
-
-def _shaped_ending(ctx: PartContext, notes: list[Draft]) -> list[Draft]:
-    """A fade takes velocity down over the last bars; a cut silences the last beat."""
-    transition = ctx.section.transition
-    if transition == "fade":
-        fade_from = max(0.0, ctx.length - 4 * ctx.beats_per_bar)
-        span = ctx.length - fade_from
-        for note in notes:
-            if note.start > fade_from:
-                note.velocity *= 1 - (1 - _FADE_TO) * (note.start - fade_from) / span
-    if transition == "cut" and ctx.track.role not in ("drums", "percussion"):
-        silence = ctx.length - 1.0
-        kept = []
-        for note in notes:
-            if note.start < silence - 1e-6:
-                note.duration = min(note.duration, silence - note.start)
-                kept.append(note)
-        return kept
-    return notes
-
-
-def _filter_moves(ctx: PartContext) -> list[ControlChange]:
-    """A filter sweep closes CC74 over the last two bars; the next section opens it again."""
-    if ctx.track.role in ("drums", "percussion"):
-        return []
-    channel = ctx.track.channel
-    moves = []
-    before = ctx.neighbours[0]
-    if before is not None and before.transition == "filter_sweep":
-        moves.append(ControlChange(beat=0, controller=_FILTER, value=_FILTER_OPEN, channel=channel))
-    if ctx.section.transition == "filter_sweep":
-        begin = max(0.0, ctx.length - 2 * ctx.beats_per_bar)
-        points = 16
-        for k in range(points):
-            beat = begin + (ctx.length - begin) * k / points
-            value = round(_FILTER_OPEN - (_FILTER_OPEN - 16) * k / (points - 1))
-            moves.append(ControlChange(beat=beat, controller=_FILTER, value=value, channel=channel))
-    return moves

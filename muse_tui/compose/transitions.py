@@ -1,0 +1,159 @@
+"""How one section hands over to the next: endings, fills into sections, controller ramps.
+
+Every transition of `contracts.song.Transition` is decided here, once:
+
+- `fade`: the last bars' velocities fall (`shape_ending`) and the volume (CC7)
+  ramps down at assembly;
+- `cut`: every part, drums included, goes silent for the last beat;
+- `build`: the drums play the build fill and the mod wheel (CC1) rises;
+- `filter_sweep`: the cutoff (CC74) closes over the last bars and opens on the
+  next downbeat;
+- otherwise a section that leads on ends on one of its drum family's fills.
+
+Controller ramps are added at assembly only (`transition_ramps`), never by the
+part writers: the arrangement owns transitions, so a changed transition needs
+no regenerated part, and a track never carries two ramps of one controller.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from muse_tui.contracts.song import ControlChange, Section, SongState, Track, Transition
+from muse_tui.knowledge.rhythm import DrumTable, Fill
+
+from .humanize import Draft
+
+#: A cut leaves the last beat of the section silent.
+CUT_SILENT_BEATS = 1.0
+#: A fade takes velocities down over this many bars, to this share at the end.
+FADE_BARS = 4
+FADE_TO = 0.45
+RAMP_STEP_BEATS = 0.5
+_RAMP_NAMESPACE = uuid.UUID("6d5a0c8e-52f1-4a52-9a3e-6f1b2f0c7a11")
+
+
+@dataclass(frozen=True)
+class Ramp:
+    """A controller sweep over a section's last bars, reset on the next downbeat."""
+
+    controller: int
+    start_value: int | None  # None: from the track's own volume
+    end_value: int
+    bars: int
+    reset_value: int | None  # None: back to the track's own volume
+
+
+#: fade: volume down over 2 bars; build: mod wheel up over 4; filter sweep: cutoff closes over 4.
+TRANSITION_RAMPS: dict[Transition, Ramp] = {
+    "fade": Ramp(controller=7, start_value=None, end_value=0, bars=2, reset_value=None),
+    "build": Ramp(controller=1, start_value=0, end_value=127, bars=4, reset_value=0),
+    "filter_sweep": Ramp(controller=74, start_value=64, end_value=0, bars=4, reset_value=64),
+}
+
+
+@dataclass(frozen=True)
+class DrumEnding:
+    """How the drums end a section: silent for its last beats, or a fill over its last bar."""
+
+    silent_beats: float = 0.0
+    fill: Fill | None = None
+
+
+def drum_ending(
+    transition: Transition,
+    *,
+    leads_on: bool,
+    sparse: bool,
+    family_fills: Sequence[str],
+    drums: DrumTable,
+    rng: random.Random,
+) -> DrumEnding:
+    """The drums' ending for a section's transition (`leads_on`: another section follows)."""
+    if transition == "cut":
+        return DrumEnding(silent_beats=CUT_SILENT_BEATS)
+    if transition == "build":
+        return DrumEnding(fill=drums.fills[drums.build_fill])
+    if leads_on and transition != "fade":
+        options = [drums.fills[name] for name in family_fills]
+        if sparse:
+            options = [f for f in options if f.steps <= 4] or options
+        return DrumEnding(fill=rng.choice(options))
+    return DrumEnding()
+
+
+def shape_ending(
+    transition: Transition, notes: list[Draft], length: float, beats_per_bar: float, *, kit: bool
+) -> list[Draft]:
+    """A pitched part's ending: a fade takes velocity down; a cut silences the last beat.
+
+    A kit's cut is its `drum_ending`, made before its fills are chosen.
+    """
+    if transition == "fade":
+        fade_from = max(0.0, length - FADE_BARS * beats_per_bar)
+        span = length - fade_from
+        for note in notes:
+            if note.start > fade_from:
+                note.velocity *= 1 - (1 - FADE_TO) * (note.start - fade_from) / span
+    if transition == "cut" and not kit:
+        silence = length - CUT_SILENT_BEATS
+        kept = []
+        for note in notes:
+            if note.start < silence - 1e-6:
+                note.duration = min(note.duration, silence - note.start)
+                kept.append(note)
+        return kept
+    return notes
+
+
+def transition_ramps(song: SongState, track: Track, channel: int) -> list[ControlChange]:
+    """The controller ramps this track plays at the end of the sections it is active in."""
+    if song.arrangement is None:
+        return []
+    sections = song.arrangement.sections
+    events: list[ControlChange] = []
+    for index, section in enumerate(sections):
+        ramp = TRANSITION_RAMPS.get(section.transition)
+        if ramp is None or track.role not in section.active_roles:
+            continue
+        following = sections[index + 1] if index + 1 < len(sections) else None
+        events.extend(_ramp(ramp, section, following, track, channel, song.beats_per_bar))
+    events.sort(key=lambda cc: cc.beat)
+    return events
+
+
+def ramp_region_id(track_id: str) -> str:
+    """The stable id of the region holding a track's transition ramps."""
+    return str(uuid.uuid5(_RAMP_NAMESPACE, track_id))
+
+
+def _ramp(
+    ramp: Ramp,
+    section: Section,
+    following: Section | None,
+    track: Track,
+    channel: int,
+    beats_per_bar: float,
+) -> list[ControlChange]:
+    end = section.end_bar * beats_per_bar
+    start = max(section.start_bar * beats_per_bar, end - ramp.bars * beats_per_bar)
+    first = track.volume if ramp.start_value is None else ramp.start_value
+    steps = max(2, round((end - start) / RAMP_STEP_BEATS))
+    events = [
+        ControlChange(
+            beat=start + i * (end - start) / steps,
+            controller=ramp.controller,
+            value=round(first + (ramp.end_value - first) * i / (steps - 1)),
+            channel=channel,
+        )
+        for i in range(steps)
+    ]
+    if following is not None:
+        reset = track.volume if ramp.reset_value is None else ramp.reset_value
+        events.append(
+            ControlChange(beat=end, controller=ramp.controller, value=reset, channel=channel)
+        )
+    return events
