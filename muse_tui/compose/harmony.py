@@ -19,6 +19,7 @@ from muse_tui.contracts import (
     HarmonicFunction,
     PipelineIntent,
     ProgressionChord,
+    SongState,
 )
 from muse_tui.knowledge.progressions import ProgressionTable, progression_table
 from muse_tui.theory import (
@@ -26,8 +27,8 @@ from muse_tui.theory import (
     ChordSyntaxError,
     Key,
     RomanSyntaxError,
+    key_of,
     parse_chord,
-    parse_key,
     parse_roman,
     to_roman,
     voice,
@@ -114,13 +115,14 @@ def generate_progression(
     )
 
 
-def song_key(intent: PipelineIntent) -> Key:
-    """The key of the intent (C major when it names none)."""
-    mode = (intent.mode or "major").replace("_", " ")
-    try:
-        return parse_key(f"{intent.key or 'C'} {mode}")
-    except ValueError:
-        return parse_key(intent.key or "C")
+def song_key(source: PipelineIntent | SongState | EnrichedProgression) -> Key:
+    """The key of an intent, a progression, or a song (its progression's, else its own).
+
+    The one reading of a (key, mode) pair for the music: C major when it names none.
+    """
+    if isinstance(source, SongState) and source.progression is not None:
+        source = source.progression
+    return key_of(source.key, source.mode)
 
 
 def describe_progression(progression: EnrichedProgression) -> str:

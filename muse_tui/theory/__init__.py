@@ -6,7 +6,15 @@ layer above can lean on them and tests can check them against music21.
 
 from muse_tui.theory.chord import Chord, ChordSyntaxError, parse_chord
 from muse_tui.theory.interval import IntervalSyntaxError, interval_name, interval_semitones
-from muse_tui.theory.key import Key, KeySyntaxError, parse_key, spell, tonic_name
+from muse_tui.theory.key import (
+    Key,
+    KeySyntaxError,
+    key_of,
+    mode_name,
+    parse_key,
+    spell,
+    tonic_name,
+)
 from muse_tui.theory.key_detect import KeyEstimate, detect_key
 from muse_tui.theory.pitch import (
     NoteName,
@@ -44,7 +52,9 @@ __all__ = [
     "detect_key",
     "interval_name",
     "interval_semitones",
+    "key_of",
     "midi_to_name",
+    "mode_name",
     "name_to_midi",
     "note_name",
     "parse_chord",

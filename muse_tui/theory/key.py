@@ -32,7 +32,8 @@ KEY_MODES = (
 )
 MINOR_MODES = frozenset({"minor", "harmonic minor", "melodic minor"})
 
-_MODE_WORDS = {
+#: Every spelling of a mode, folded (lowercase, single spaces), to its name in `KEY_MODES`.
+MODE_SPELLINGS = {
     "": "major",
     "maj": "major",
     "major": "major",
@@ -60,9 +61,9 @@ _MODE_OFFSET = {
 }
 
 
-def _mode_word(text: str) -> str | None:
+def mode_name(text: str) -> str | None:
     """The mode a word names, however it is spelled ("Harmonic_Minor", "natural-minor")."""
-    return _MODE_WORDS.get(" ".join(text.lower().replace("_", " ").replace("-", " ").split()))
+    return MODE_SPELLINGS.get(" ".join(text.lower().replace("_", " ").replace("-", " ").split()))
 
 
 class KeySyntaxError(ValueError):
@@ -81,7 +82,7 @@ class Key:
             tonic = parse_note(self.tonic).text
         except NoteSyntaxError as error:
             raise KeySyntaxError(str(error)) from None
-        mode = _mode_word(self.mode)
+        mode = mode_name(self.mode)
         if mode is None:
             raise KeySyntaxError(_unknown_mode(self.mode, f"{self.tonic} {self.mode}"))
         object.__setattr__(self, "tonic", tonic)
@@ -196,10 +197,26 @@ def parse_key(text: str | Key) -> Key:
         )
     tonic, end = found
     rest = stripped[end:].strip()
-    mode = "major" if rest == "M" else _mode_word(rest)
+    mode = "major" if rest == "M" else mode_name(rest)
     if mode is None:
         raise KeySyntaxError(_unknown_mode(rest, text))
     return Key(tonic.text, mode)
+
+
+def key_of(tonic: str | None, mode: str | None = None) -> Key:
+    """The key a tonic and a mode name, however they are written; C major when unreadable.
+
+    A mode in the tonic's text ("Am") stands when `mode` is missing or does not
+    read together with it ("Am" with "major" is A minor).
+    """
+    attempts = (f"{tonic} {mode}", tonic) if mode else (tonic,)
+    for attempt in attempts:
+        if attempt:
+            try:
+                return parse_key(attempt)
+            except ValueError:
+                continue
+    return Key("C", "major")
 
 
 def tonic_name(pc: int, mode: str = "major") -> str:

@@ -20,12 +20,10 @@ from muse_tui.contracts.song import SongState
 from muse_tui.theory import (
     SCALE_STEPS,
     ChordSyntaxError,
-    KeySyntaxError,
+    key_of,
     parse_chord,
-    parse_key,
     voice_leading_motion,
 )
-from muse_tui.theory.scale import scale_kind
 
 HARMONY_ROLES = frozenset({"chords", "keys", "pad"})
 #: Roles whose strong-beat notes should land on chord tones.
@@ -62,24 +60,13 @@ def judge_harmony(song: SongState, parts: Sequence[Part]) -> Verdict:
 
 def song_scale(song: SongState) -> tuple[int, str]:
     """The tonic pitch class and scale kind: a mode in the key text ("Am") wins over `mode`."""
-    try:
-        key = parse_key(song.key)
-    except KeySyntaxError:
-        key = parse_key("C")
-    mode = key.mode if key.mode != "major" else (song.mode or "major")
-    try:
-        return key.tonic_pc, scale_kind(mode)
-    except ValueError:
-        return key.tonic_pc, "major"
+    key = key_of(song.key, song.mode)
+    return key.tonic_pc, key.mode
 
 
 def key_name(song: SongState) -> str:
     """The key as a musician says it: "A minor", "D dorian"."""
-    try:
-        tonic = parse_key(song.key).tonic
-    except KeySyntaxError:
-        tonic = "C"
-    return f"{tonic} {song_scale(song)[1]}"
+    return key_of(song.key, song.mode).name
 
 
 def key_pitch_classes(song: SongState) -> frozenset[int]:

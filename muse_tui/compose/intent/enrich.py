@@ -19,12 +19,12 @@ from muse_tui.contracts.song import TRACK_ROLES, TrackRole
 from muse_tui.knowledge.artists import ArtistTable
 from muse_tui.knowledge.genres import GenreTable
 from muse_tui.knowledge.lexicon import IntentLexicon
+from muse_tui.theory.key import mode_name
 
 #: A genre written just before another ("jazz house") colours it rather than equals it.
 MODIFIER_WEIGHT = 0.6
 #: A genre that arrives only through a named artist, beside genres named outright.
 INFLUENCE_WEIGHT = 0.5
-_MODE_WORDS = {"harmonic_minor": "harmonic minor"}
 _RHYTHM: frozenset[str] = frozenset({"drums", "percussion"})
 _LOW: frozenset[str] = frozenset({"bass", "sub_bass"})
 
@@ -142,21 +142,21 @@ def choose_key(
     if tonic is None:
         folded = " ".join(reading.text.lower().split())
         tonic = dna.preferred_keys[zlib.crc32(folded.encode("utf-8")) % len(dna.preferred_keys)]
-    named = f"{tonic} {_MODE_WORDS.get(mode, mode)}"
+    named = f"{tonic} {_mode_words(mode)}"
     if tonic_asked and mode_asked:
         source, confidence, why = "explicit", 1.0, f"You asked for {named}."
     elif tonic_asked:
         source, confidence = "explicit", 0.8
-        why = f"You asked for {tonic}; {_MODE_WORDS.get(mode, mode)} suits {genre_words(dna)}."
+        why = f"You asked for {tonic}; {_mode_words(mode)} suits {genre_words(dna)}."
     elif from_chords and from_chords[0]:
         source, confidence = "explicit", 0.75
         why = f"{named} is where your progression starts."
     elif from_chords:
         source, confidence = "genre_convention", 0.6
-        why = f"{named}: your numerals start on a {_MODE_WORDS.get(mode, mode)} chord."
+        why = f"{named}: your numerals start on a {_mode_words(mode)} chord."
     elif not mode_asked and mood_mode is not None and mode == mood_mode:
         source, confidence = "mood_mapping", 0.6
-        why = f"{named}: the mood asks for {_MODE_WORDS.get(mode, mode)}."
+        why = f"{named}: the mood asks for {_mode_words(mode)}."
     else:
         source, confidence = "genre_convention", 0.5
         why = f"{named} is a common key for {genre_words(dna)}."
@@ -293,3 +293,8 @@ def _quoted(text: str, limit: int = 60) -> str:
     if not text.strip():
         return "An empty prompt"
     return f"“{text if len(text) <= limit else text[: limit - 1].rstrip() + '…'}”"
+
+
+def _mode_words(mode: str) -> str:
+    """A mode as a producer reads it ('harmonic_minor' → 'harmonic minor')."""
+    return mode_name(mode) or mode

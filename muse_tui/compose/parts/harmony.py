@@ -13,9 +13,10 @@ from functools import lru_cache
 
 from muse_tui.contracts import EnrichedProgression, ProgressionChord, Section, SongState
 from muse_tui.theory.chord import parse_chord
-from muse_tui.theory.key import Key, parse_key
+from muse_tui.theory.key import Key
 
 from ..arrangement import chords_for_section
+from ..harmony import song_key
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class SectionHarmony:
     """Chords and scale of one section; looks up the chord sounding at any beat."""
 
     def __init__(self, song: SongState, section: Section, harmonic_dial: float) -> None:
-        self.key = _song_key(song)
+        self.key = song_key(song)
         self.scale: tuple[int, ...] = self.key.pitch_classes
         self.strict = harmonic_dial <= 0
         bpb = song.beats_per_bar
@@ -129,18 +130,6 @@ def nearest_pitch(
     if not candidates:
         return int(min(max(round(target), 0), 127))
     return min(candidates, key=lambda p: (abs(p - target), p))
-
-
-def _song_key(song: SongState) -> Key:
-    tonic, mode = (
-        (song.progression.key, song.progression.mode) if song.progression else (song.key, song.mode)
-    )
-    for attempt in (f"{tonic} {mode}", tonic, song.key):
-        try:
-            return parse_key(attempt)
-        except ValueError:
-            continue
-    return Key("C", "major")
 
 
 def _tonic_only(key: Key, beats_per_bar: float) -> EnrichedProgression:
