@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from muse_tui.compose.dials import creativity_of
 from muse_tui.contracts import (
     EnrichedProgression,
     HarmonicFunction,
@@ -87,7 +88,7 @@ def generate_progression(
         choices = [_explicit(token, key) for token in intent.explicit_progression]
         source = "explicit"
     else:
-        dial = intent.creativity_dials.harmonic if intent.creativity_dials else 0.2
+        dial = creativity_of(intent).harmonic
         complexity = dna.harmonic_complexity if dna else 0.3
         vocabulary = dna.harmonic_vocabulary if dna else ["", "m", "7", "maj7", "m7"]
         length_range = dna.progression_length if dna else (4, 4)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from muse_tui.contracts import CreativityDials, PipelineIntent, Section, TrackRole
 from muse_tui.knowledge.rhythm import Density, FamilyRhythm, RhythmTable, TrackLook
 
+from ..dials import creativity_of
 from ..humanize import Feel
 
 #: The neutral backbeat used when neither genre DNA nor a genre word names a family.
@@ -36,7 +37,7 @@ class Style:
 def resolve_style(intent: PipelineIntent, table: RhythmTable) -> Style:
     """The style from the genre DNA, or from genre words and the family's usual partners."""
     dna = intent.genre_dna
-    dials = intent.creativity_dials or (dna.creativity if dna else None) or CreativityDials()
+    dials = creativity_of(intent)
     if dna is not None:
         return Style(
             dna.drum_family, dna.bass_style, dna.chord_rhythm, dna.voicing_style, dna.swing, dials

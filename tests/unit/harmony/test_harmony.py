@@ -235,3 +235,26 @@ def test_every_loop_in_the_skill_file_is_diatonic_to_its_mode() -> None:
                 for numeral in loop:
                     chord = parse_roman(numeral, key)
                     assert chord.pitch_classes <= set(key.pitch_classes), (mode, loop, numeral)
+
+
+def test_without_dials_of_its_own_the_progression_follows_the_genres_dials() -> None:
+    """The harmony reads the same dials as the parts: the genre's when the intent has none."""
+    at_one = intent("A", "minor", 0.0, creativity={"harmonic": 1.0, "rhythmic": 0.2})
+    no_dials = {"creativity_dials": None}
+    for seed in range(8):
+        bold = generate_progression(at_one.model_copy(update=no_dials), random.Random(seed))
+        as_dialled = generate_progression(
+            at_one.model_copy(update={"creativity_dials": CreativityDials(harmonic=1.0)}),
+            random.Random(seed),
+        )
+        assert bold == as_dialled
+
+
+def test_the_key_of_a_song_reads_a_mode_in_the_tonic_and_falls_back_to_c() -> None:
+    from muse_tui.theory import key_of
+
+    assert key_of("Am", "major").name == "A minor"
+    assert key_of("A", "harmonic_minor").name == "A harmonic minor"
+    assert key_of("Eb", "Aeolian").name == "Eb minor"
+    assert key_of(None, "dorian").name == "C major"
+    assert key_of("H", None).name == "C major"
