@@ -19,11 +19,10 @@ from muse_tui.contracts.song import (
     TrackRole,
 )
 from muse_tui.knowledge.rhythm import rhythm_table
+from muse_tui.knowledge.tracks import TrackTable
 
 from .transitions import RAMP_STEP_BEATS, ramp_region_id, transition_ramps
 
-DRUM_CHANNEL = 9
-DRUM_ROLES: frozenset[str] = frozenset({"drums", "percussion"})
 #: A note this early before a section it may play in still belongs to it (humanised pickups).
 EARLY_GRACE_BEATS = 1 / 16
 _EPSILON = 1e-6
@@ -38,6 +37,7 @@ def arrange_for_playback(song: SongState) -> SongState:
     its own channel (drums on 10) and a program; same-pitch notes on a
     channel never overlap. Applying it twice gives the same song.
     """
+    tracks_table = rhythm_table().tracks
     channels = assign_channels(song.tracks)
     tracks = []
     for track, channel in zip(song.tracks, channels, strict=True):
@@ -59,18 +59,21 @@ def arrange_for_playback(song: SongState) -> SongState:
                     control_changes=ramps,
                 )
             )
-        tracks.append(_with_sound(track, channel, regions))
+        tracks.append(_with_sound(track, channel, regions, tracks_table))
     return song.model_copy(update={"tracks": remove_overlaps(tracks)})
 
 
 def assign_channels(tracks: Sequence[Track]) -> list[int]:
-    """One MIDI channel per track: drums and percussion on 10 (index 9), the others distinct.
+    """One MIDI channel per track: kit roles on the drum channel (10), the others distinct.
 
     A track keeps its own channel when it is free; past 15 melodic tracks the
     channels are shared again in order.
     """
-    drums = [t.role in DRUM_ROLES or t.channel == DRUM_CHANNEL for t in tracks]
-    free = [c for c in range(16) if c != DRUM_CHANNEL]
+    table = rhythm_table().tracks
+    drum_channel = table.drum_channel
+    kit_roles = table.kit_roles
+    drums = [t.role in kit_roles or t.channel == drum_channel for t in tracks]
+    free = [c for c in range(16) if c != drum_channel]
     wanted = {t.channel for t, d in zip(tracks, drums, strict=True) if not d}
     taken: set[int] = set()
     result: list[int] = []
@@ -78,7 +81,7 @@ def assign_channels(tracks: Sequence[Track]) -> list[int]:
     shared = 0
     for track, is_drums in zip(tracks, drums, strict=True):
         if is_drums:
-            result.append(DRUM_CHANNEL)
+            result.append(drum_channel)
             continue
         channel = track.channel if track.channel not in taken else next(spare, None)
         if channel is None:
@@ -197,9 +200,9 @@ def _span_of(start: float, spans: list[tuple[float, float]] | None) -> tuple[flo
     return None
 
 
-def _with_sound(track: Track, channel: int, regions: list[Region]) -> Track:
+def _with_sound(track: Track, channel: int, regions: list[Region], table: TrackTable) -> Track:
     preset = track.preset
-    if channel == DRUM_CHANNEL:
+    if channel == table.drum_channel:
         kit = track.drum_kit
         if kit is None and preset is not None:
             kit = preset.gm_drum_kit
@@ -211,7 +214,7 @@ def _with_sound(track: Track, channel: int, regions: list[Region]) -> Track:
         if program is None and preset is not None:
             program = preset.gm_program
         if program is None:  # S5 chose no sound: the role's GM program, never all piano
-            program = rhythm_table().tracks.roles[track.role].program or 0
+            program = table.roles[track.role].program or 0
         sound = {"program": program}
     return track.model_copy(update={"channel": channel, "regions": regions, **sound})
 

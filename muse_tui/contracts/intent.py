@@ -12,22 +12,10 @@ from muse_tui.contracts.song import TrackRole
 PipelineOutputType = Literal[
     "progression", "midi", "presets", "effects", "arrangement", "playback", "producer_notes"
 ]
+#: A drum family of `skills/rhythm/drum-patterns.json` (data: the loaders check the names), or
+#: "none".
+DrumFamily = str
 #: The vocabularies the part generators implement; genre DNA may only name these.
-DrumFamily = Literal[
-    "boom_bap",
-    "trap",
-    "four_on_floor",
-    "two_step",
-    "lofi_swung",
-    "jazz_ride",
-    "half_time",
-    "breakbeat",
-    "dnb",
-    "dembow",
-    "afrobeats",
-    "rock",
-    "none",
-]
 BassStyle = Literal[
     "root_fifth",
     "octave",

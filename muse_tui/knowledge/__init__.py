@@ -1,19 +1,25 @@
 """The knowledge in `skills/`, loaded and validated into typed, cached tables.
 
-Each table module has a cached loader and a `reload()`; `reload_all()` forgets
-every table at once (hot reload after a skill file changes).
+Each table is a `skill_table`: called with no argument it reads the skills
+folder in use, or the folder it is given; `reload_all()` forgets every table
+at once (hot reload after a skill file changes).
 """
 
 from pathlib import Path
 
-from muse_tui.knowledge import arrangement, artists, progressions, rhythm, sound
+from muse_tui.knowledge import sound
 from muse_tui.knowledge.arrangement import (
     ArrangementTable,
     ArrangementTemplate,
     SectionTemplate,
     arrangement_table,
 )
-from muse_tui.knowledge.artists import ArtistEntry, ArtistTable, artist_table
+from muse_tui.knowledge.artists import (
+    ArtistEntry,
+    ArtistTable,
+    artist_table,
+    reload_intent_knowledge,
+)
 from muse_tui.knowledge.genres import GenreTable, genre_table
 from muse_tui.knowledge.lexicon import IntentLexicon, intent_lexicon
 from muse_tui.knowledge.loader import BUNDLED_SKILLS, SkillFileError, load_table, skills_root
@@ -28,11 +34,11 @@ from muse_tui.knowledge.sound import (
     mood_palette,
     sound_catalog,
 )
+from muse_tui.knowledge.table import SkillTable, reload_all_tables, skill_table
 
 #: Per-table reloads, under the names callers already use.
-reload_arrangement_table = arrangement.reload
-reload_intent_knowledge = artists.reload_intent_knowledge
-reload_rhythm_table = rhythm.reload
+reload_arrangement_table = arrangement_table.reload
+reload_rhythm_table = rhythm_table.reload
 reload_sound_tables = sound.reload
 
 
@@ -58,10 +64,7 @@ def check_all(root: Path) -> None:
 
 def reload_all() -> None:
     """Forget every cached table; the next read loads the files again."""
-    arrangement.reload()
-    artists.reload_intent_knowledge()
-    progressions.reload()
-    rhythm.reload()
+    reload_all_tables()
     sound.reload()
 
 
@@ -82,6 +85,7 @@ __all__ = [
     "RhythmTable",
     "SectionTemplate",
     "SkillFileError",
+    "SkillTable",
     "SoundCatalog",
     "SoundEntry",
     "arrangement_table",
@@ -99,6 +103,7 @@ __all__ = [
     "reload_rhythm_table",
     "reload_sound_tables",
     "rhythm_table",
+    "skill_table",
     "skills_root",
     "sound_catalog",
 ]

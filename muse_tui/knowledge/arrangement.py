@@ -7,7 +7,6 @@ and reshapes it. Who plays is written as role *groups* (`rhythm`, `low`,
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 from typing import Literal
 
@@ -22,7 +21,8 @@ from muse_tui.contracts.song import (
     TrackRole,
     Transition,
 )
-from muse_tui.knowledge.loader import load_table, skills_root
+from muse_tui.knowledge.loader import load_table
+from muse_tui.knowledge.table import skill_table
 
 TEMPLATES_FILE = "harmony/arrangement-templates.json"
 FALLBACK_TEMPLATE: ArrangementTemplateName = "generic_fallback"
@@ -194,16 +194,7 @@ def normalise_name(name: str) -> str:
     return "_".join(name.strip().lower().replace("-", " ").replace("_", " ").split())
 
 
-def arrangement_table(root: Path | None = None) -> ArrangementTable:
-    """The arrangement skill file under `root` (default: the skills folder), cached."""
-    return _load(root or skills_root())
-
-
-@cache
-def _load(root: Path) -> ArrangementTable:
+@skill_table
+def arrangement_table(root: Path) -> ArrangementTable:
+    """The arrangement skill file under `root`, validated and cached."""
     return load_table(TEMPLATES_FILE, ArrangementTable, root=root)
-
-
-def reload() -> None:
-    """Forget the cached table so the next call reads the file again."""
-    _load.cache_clear()

@@ -8,17 +8,16 @@ only as written.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, model_validator
 
 from muse_tui.contracts.base import Contract
-from muse_tui.knowledge import genres, lexicon
 from muse_tui.knowledge.genres import genre_table
 from muse_tui.knowledge.lexicon import Phrase, fold, intent_lexicon, phrase_pattern
-from muse_tui.knowledge.loader import SkillFileError, load_table, skills_root
+from muse_tui.knowledge.loader import SkillFileError, load_table
+from muse_tui.knowledge.table import skill_table
 
 ARTIST_FILE = "harmony/artist-genre-map.json"
 
@@ -69,13 +68,9 @@ class ArtistTable:
         return self.artists[name]
 
 
-def artist_table(root: Path | None = None) -> ArtistTable:
-    """The artist map under `root` (default: the skills folder), validated and cached."""
-    return _load(root or skills_root())
-
-
-@cache
-def _load(root: Path) -> ArtistTable:
+@skill_table
+def artist_table(root: Path) -> ArtistTable:
+    """The artist map under `root`, validated and cached."""
     known_genres = genre_table(root)
     words = intent_lexicon(root)
     path = root / ARTIST_FILE
@@ -109,13 +104,8 @@ def _load(root: Path) -> ArtistTable:
     return ArtistTable(path=path, artists=dict(raw.artists), phrases=tuple(phrases))
 
 
-def reload() -> None:
-    """Forget the cached artist map so the next call reads the file again."""
-    _load.cache_clear()
-
-
 def reload_intent_knowledge() -> None:
     """Forget genre DNA, the lexicon and the artists at once: each is checked against the others."""
-    genres.reload()
-    lexicon.reload()
-    reload()
+    genre_table.reload()
+    intent_lexicon.reload()
+    artist_table.reload()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Literal
 
@@ -17,7 +16,9 @@ from pydantic import Field
 
 from muse_tui.contracts.base import Contract
 from muse_tui.contracts.intent import GenreDNAVector
-from muse_tui.knowledge.loader import SkillFileError, load_table, skills_root
+from muse_tui.knowledge.loader import SkillFileError, load_table
+from muse_tui.knowledge.rhythm import DRUMS_FILE, rhythm_table
+from muse_tui.knowledge.table import skill_table
 
 GENRE_FILE = "harmony/genre-dna.json"
 
@@ -58,15 +59,12 @@ class GenreTable:
             raise KeyError(f"no genre called {genre_id!r} in {GENRE_FILE}") from None
 
 
-def genre_table(root: Path | None = None) -> GenreTable:
-    """The genre DNA under `root` (default: the skills folder), validated and cached."""
-    return _load(root or skills_root())
-
-
-@cache
-def _load(root: Path) -> GenreTable:
+@skill_table
+def genre_table(root: Path) -> GenreTable:
+    """The genre DNA under `root`, validated and cached."""
     raw = load_table(GENRE_FILE, _GenreFile, root=root)
     path = root / GENRE_FILE
+    families = rhythm_table(root).drums.families
     genres: dict[str, GenreDNAVector] = {}
     for genre_id, entry in raw.genres.items():
         where = f"genres.{genre_id}"
@@ -87,13 +85,12 @@ def _load(root: Path) -> GenreTable:
         low, high = entry.progression_length
         if not 1 <= low <= high:
             raise SkillFileError(path, f"{where}.progressionLength: must be ascending, from 1")
+        if entry.drum_family != "none" and entry.drum_family not in families:
+            raise SkillFileError(
+                path, f"{where}.drumFamily: {entry.drum_family!r} is not a family in {DRUMS_FILE}"
+            )
         if entry.blend:
             raise SkillFileError(path, f"{where}.blend: only blends made in code have a blend")
         fields = entry.model_dump(exclude={"genre"})
         genres[genre_id] = GenreDNAVector.model_validate({**fields, "genre": genre_id})
     return GenreTable(path=path, genres=genres)
-
-
-def reload() -> None:
-    """Forget the cached genre DNA so the next call reads the file again."""
-    _load.cache_clear()

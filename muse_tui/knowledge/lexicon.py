@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Literal
 
@@ -21,7 +21,9 @@ from muse_tui.contracts.base import Contract
 from muse_tui.contracts.intent import DrumFamily
 from muse_tui.contracts.song import TrackRole
 from muse_tui.knowledge.genres import GenreTable, Mode, genre_table
-from muse_tui.knowledge.loader import SkillFileError, load_table, skills_root
+from muse_tui.knowledge.loader import SkillFileError, load_table
+from muse_tui.knowledge.rhythm import DRUMS_FILE, rhythm_table
+from muse_tui.knowledge.table import skill_table
 
 LEXICON_FILE = "harmony/intent-lexicon.json"
 
@@ -214,21 +216,19 @@ class IntentLexicon(Contract):
         ]
 
 
-def intent_lexicon(root: Path | None = None) -> IntentLexicon:
-    """The intent lexicon under `root` (default: the skills folder), validated and cached."""
-    return _load(root or skills_root())
-
-
-@cache
-def _load(root: Path) -> IntentLexicon:
+@skill_table
+def intent_lexicon(root: Path) -> IntentLexicon:
+    """The intent lexicon under `root`, validated and cached."""
     genres = genre_table(root)
     lexicon = load_table(LEXICON_FILE, IntentLexicon, root=root)
-    _check_against(lexicon, genres, root / LEXICON_FILE)
+    _check_against(lexicon, genres, rhythm_table(root).drums.families, root / LEXICON_FILE)
     return lexicon
 
 
-def _check_against(lexicon: IntentLexicon, genres: GenreTable, path: Path) -> None:
-    """Every genre, mood and instrument the lexicon names must exist."""
+def _check_against(
+    lexicon: IntentLexicon, genres: GenreTable, families: Mapping[str, object], path: Path
+) -> None:
+    """Every genre, mood, instrument and drum family the lexicon names must exist."""
 
     def genre(where: str, genre_id: str | None) -> None:
         if genre_id is not None and genre_id not in genres:
@@ -274,12 +274,13 @@ def _check_against(lexicon: IntentLexicon, genres: GenreTable, path: Path) -> No
                     path, f"constraints.{name}.addsInstruments: {added!r} is not an instrument"
                 )
     for name, hint in lexicon.structure_hints.items():
+        family = hint.drum_family
+        if family is not None and family != "none" and family not in families:
+            raise SkillFileError(
+                path,
+                f"structureHints.{name}.drumFamily: {family!r} is not a family in {DRUMS_FILE}",
+            )
         if "{n}" in name and any(p.groups < 1 for p in hint.compiled):
             raise SkillFileError(
                 path, f"structureHints.{name}.patterns: every pattern needs a (group) for {{n}}"
             )
-
-
-def reload() -> None:
-    """Forget the cached lexicon so the next call reads the file again."""
-    _load.cache_clear()

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 from pydantic import Field
 
 from muse_tui.contracts import Contract
-from muse_tui.knowledge.loader import load_table, skills_root
+from muse_tui.knowledge.loader import load_table
+from muse_tui.knowledge.table import skill_table
 
 PROGRESSIONS_FILE = "harmony/progressions.json"
 
@@ -33,15 +33,7 @@ class ProgressionTable(Contract):
         return fallback
 
 
-@cache
-def _load(root: Path) -> ProgressionTable:
+@skill_table
+def progression_table(root: Path) -> ProgressionTable:
+    """The progression table under `root`, cached."""
     return load_table(PROGRESSIONS_FILE, ProgressionTable, root=root)
-
-
-def progression_table(root: Path | None = None) -> ProgressionTable:
-    """The progression table (cached per skills folder; `reload()` forgets it)."""
-    return _load(root or skills_root())
-
-
-def reload() -> None:
-    _load.cache_clear()

@@ -7,7 +7,7 @@ characters. Drums: `X` accent, `x` hit, `o` ghost, `.` rest. Pitched parts add
 
 from __future__ import annotations
 
-from functools import cache
+import re
 from pathlib import Path
 from typing import ClassVar, Literal
 
@@ -15,27 +15,23 @@ from pydantic import Field, field_validator, model_validator
 
 from muse_tui.contracts.base import Contract
 from muse_tui.contracts.intent import BassStyle, ChordRhythm, DrumFamily
-from muse_tui.contracts.song import TRACK_ROLES, TrackRole
-from muse_tui.knowledge.loader import SkillFileError, load_table, skills_root
+from muse_tui.knowledge.loader import SkillFileError, load_table
+from muse_tui.knowledge.table import skill_table
+from muse_tui.knowledge.tracks import TRACKS_FILE, TrackTable
 
 DRUMS_FILE = "rhythm/drum-patterns.json"
 GROOVES_FILE = "rhythm/grooves.json"
 COMPING_FILE = "rhythm/comping.json"
 BASS_FILE = "rhythm/bass-patterns.json"
 MOTIFS_FILE = "rhythm/motifs.json"
-TRACKS_FILE = "rhythm/tracks.json"
 
-#: Drum voices a pattern may name; `muse_tui.theory.drums.VOICE_PITCHES` gives their keys.
-DrumVoice = Literal[
-    "kick", "snare", "rim", "clap", "closed_hat", "pedal_hat", "open_hat", "crash", "ride",
-    "ride_bell", "tom_high", "tom_mid", "tom_low", "tom_floor", "shaker", "tambourine",
-    "cowbell", "claves", "conga_high", "conga_low", "conga_mute", "bongo_high", "bongo_low",
-    "cabasa", "woodblock", "agogo_high", "agogo_low", "timbale_high", "triangle",
-]  # fmt: skip
+#: A drum voice: one of `kitVoices` in tracks.json (checked when the files load).
+DrumVoice = str
 Density = Literal["sparse", "base", "busy"]
 SwingUnit = Literal["8th", "16th"]
 
-_FAMILIES: tuple[str, ...] = tuple(f for f in DrumFamily.__args__ if f != "none")  # type: ignore[attr-defined]
+#: A drum family id: the key of a family in drum-patterns.json.
+FAMILY_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _BASS_STYLES: tuple[str, ...] = tuple(s for s in BassStyle.__args__ if s != "none")  # type: ignore[attr-defined]
 _CHORD_RHYTHMS: tuple[str, ...] = tuple(r for r in ChordRhythm.__args__ if r != "none")  # type: ignore[attr-defined]
 
@@ -129,6 +125,9 @@ class FamilyRhythm(Contract):
     aliases: list[str] = Field(default_factory=list, description="genre words that pick it")
     bass_style: BassStyle = Field(default="root_fifth", description="the bass it pairs with")
     chord_rhythm: ChordRhythm = Field(default="sustained", description="the comping it pairs with")
+    sub_bass_style: BassStyle = Field(
+        default="sustained", description="what a sub-bass track plays: an 808, or a held sub"
+    )
     patterns: DrumLevels
     fills: list[str] = Field(min_length=1)
     hat_rolls: HatRollRules | None = None
@@ -144,14 +143,14 @@ class DrumTable(Contract):
     fills: dict[str, Fill]
     build_fill: str = Field(description="the fill of a section that builds into the next")
     percussion: list[DrumPattern] = Field(min_length=1, description="hand percussion fallback")
-    families: dict[DrumFamily, FamilyRhythm]
+    families: dict[DrumFamily, FamilyRhythm] = Field(min_length=1)
 
     @field_validator("families")
     @classmethod
-    def _every_family(cls, value: dict[str, FamilyRhythm]) -> dict[str, FamilyRhythm]:
-        missing = [f for f in _FAMILIES if f not in value]
-        if missing:
-            raise ValueError(f"missing drum families: {', '.join(missing)}")
+    def _family_ids(cls, value: dict[str, FamilyRhythm]) -> dict[str, FamilyRhythm]:
+        wrong = [f for f in value if not FAMILY_ID.match(f) or f == "none"]
+        if wrong:
+            raise ValueError(f"family ids are snake_case words, not 'none': {', '.join(wrong)}")
         return value
 
     @model_validator(mode="after")
@@ -235,47 +234,6 @@ class MotifRhythms(GridLevels):
         return [check_grid(g, cls.letters) for g in value]
 
 
-class TrackLook(Contract):
-    """How a role's track is named, which GM program plays it, its colour and pitch range."""
-
-    name: str
-    program: int | None = Field(default=None, ge=0, le=127)
-    color: str = Field(default="#7f8c8d", pattern=r"^#[0-9a-fA-F]{6}$")
-    pitch_range: tuple[int, int] = (36, 96)
-
-    @field_validator("pitch_range")
-    @classmethod
-    def _ordered(cls, value: tuple[int, int]) -> tuple[int, int]:
-        if not 0 <= value[0] < value[1] <= 127 or value[1] - value[0] < 12:
-            raise ValueError(f"register {value} must span at least an octave within 0–127")
-        return value
-
-
-class TrackOverride(Contract):
-    """A change to a role's look when the genre asks for a style (808 bass → Synth Bass)."""
-
-    role: TrackRole
-    drum_family: DrumFamily | None = None
-    bass_style: BassStyle | None = None
-    chord_rhythm: ChordRhythm | None = None
-    name: str | None = None
-    program: int | None = Field(default=None, ge=0, le=127)
-    pitch_range: tuple[int, int] | None = None
-
-
-class TrackTable(Contract):
-    roles: dict[TrackRole, TrackLook]
-    overrides: list[TrackOverride] = Field(default_factory=list)
-
-    @field_validator("roles")
-    @classmethod
-    def _every_role(cls, value: dict[str, TrackLook]) -> dict[str, TrackLook]:
-        missing = [r for r in TRACK_ROLES if r not in value]
-        if missing:
-            raise ValueError(f"missing roles: {', '.join(missing)}")
-        return value
-
-
 class RhythmTable(Contract):
     """All of `skills/rhythm/`, checked together (a family's groove must exist)."""
 
@@ -293,13 +251,9 @@ def _require(path: Path, found: dict[str, object], wanted: tuple[str, ...], what
         raise SkillFileError(path, f"(top level): missing {what}: {', '.join(missing)}")
 
 
-def rhythm_table(root: Path | None = None) -> RhythmTable:
-    """The rhythm skill files under `root` (default: the skills folder), cached."""
-    return _load(root or skills_root())
-
-
-@cache
-def _load(root: Path) -> RhythmTable:
+@skill_table
+def rhythm_table(root: Path) -> RhythmTable:
+    """The rhythm skill files under `root`, checked together and cached."""
     drums = load_table(DRUMS_FILE, DrumTable, root=root)
     grooves = load_table(GROOVES_FILE, GrooveTable, root=root).grooves
     for name, family in drums.families.items():
@@ -311,16 +265,48 @@ def _load(root: Path) -> RhythmTable:
     _require(root / COMPING_FILE, comping, _CHORD_RHYTHMS, "chord rhythms")
     bass = load_table(BASS_FILE, dict[BassStyle, BassRhythm], root=root)
     _require(root / BASS_FILE, bass, _BASS_STYLES, "bass styles")
+    tracks = load_table(TRACKS_FILE, TrackTable, root=root)
+    _check_voices(drums, tracks.kit_voices, root / DRUMS_FILE)
+    for index, override in enumerate(tracks.overrides):
+        if override.drum_family is not None and override.drum_family not in drums.families:
+            raise SkillFileError(
+                root / TRACKS_FILE,
+                f"overrides.{index}.drumFamily: {override.drum_family!r} is not a family "
+                "in drum-patterns.json",
+            )
     return RhythmTable(
         drums=drums,
         grooves=grooves,
         comping=comping,
         bass=bass,
         motifs=load_table(MOTIFS_FILE, MotifRhythms, root=root),
-        tracks=load_table(TRACKS_FILE, TrackTable, root=root),
+        tracks=tracks,
     )
 
 
-def reload() -> None:
-    """Forget the cached tables so the next call reads the files again."""
-    _load.cache_clear()
+def _check_voices(drums: DrumTable, kit_voices: list[str], path: Path) -> None:
+    """Every drum voice the patterns, fills and words name must be a kit voice of tracks.json."""
+    uses: list[tuple[str, list[str]]] = [
+        ("gates", list(drums.gates)),
+        *((f"voiceWords.{w}", list(v)) for w, v in drums.voice_words.items()),
+        *((f"fills.{n}", [*f.voices, *f.keep]) for n, f in drums.fills.items()),
+        *((f"percussion.{i}", list(p.voices)) for i, p in enumerate(drums.percussion)),
+    ]
+    for name, family in drums.families.items():
+        where = f"families.{name}"
+        for level in ("sparse", "base", "busy"):
+            for i, pattern in enumerate(getattr(family.patterns, level)):
+                uses.append((f"{where}.patterns.{level}.{i}.voices", list(pattern.voices)))
+        for i, pattern in enumerate(family.percussion):
+            uses.append((f"{where}.percussion.{i}.voices", list(pattern.voices)))
+        if family.hat_rolls is not None:
+            uses.append((f"{where}.hatRolls.voice", [family.hat_rolls.voice]))
+    known = set(kit_voices)
+    for where, voices in uses:
+        unknown = [v for v in voices if v not in known]
+        if unknown:
+            raise SkillFileError(
+                path,
+                f"{where}: {', '.join(map(repr, unknown))} is not a kit voice "
+                f"(kitVoices in {TRACKS_FILE})",
+            )

@@ -23,6 +23,8 @@ from muse_tui.knowledge.loader import (
     load_table,
     skills_root,
 )
+from muse_tui.knowledge.rhythm import rhythm_table
+from muse_tui.knowledge.table import skill_table
 
 CATALOG_FILE = "sound/catalog.json"
 USER_CATALOG_FILE = "sound/user-catalog.json"
@@ -31,8 +33,6 @@ MOODS_FILE = "sound/moods.json"
 #: Written in `genres` for a sound that suits any genre.
 ANY_GENRE = "*"
 DESCRIBED = "described"
-#: Roles whose sounds are drum kits (a GM kit number, not a GM program).
-KIT_ROLES: frozenset[str] = frozenset({"drums", "percussion"})
 
 NoteValue = Literal["whole", "half", "quarter", "eighth", "dotted_eighth", "sixteenth", "pre_delay"]
 
@@ -97,15 +97,19 @@ class SoundEntry(Contract):
             raise ValueError(f"write these lowercase with underscores: {', '.join(wrong)}")
         return value
 
-    @model_validator(mode="after")
-    def _playable_and_honest(self) -> SoundEntry:
-        kit = [r for r in self.roles if r in KIT_ROLES]
+    def playable_problem(self, kit_roles: frozenset[str]) -> str | None:
+        """What stops this sound playing its roles (`kit_roles` play GM kits), if anything."""
+        kit = [r for r in self.roles if r in kit_roles]
         if kit and len(kit) != len(self.roles):
-            raise ValueError(f"{self.id}: roles mix drum kits and pitched sounds")
+            return f"{self.id}: roles mix drum kits and pitched sounds"
         if kit and self.gm_drum_kit is None:
-            raise ValueError(f"{self.id}: gmDrumKit is missing; a drum sound needs a GM kit")
+            return f"{self.id}: gmDrumKit is missing; a drum sound needs a GM kit"
         if not kit and self.gm_program is None:
-            raise ValueError(f"{self.id}: gmProgram is missing; a pitched sound needs one")
+            return f"{self.id}: gmProgram is missing; a pitched sound needs one"
+        return None
+
+    @model_validator(mode="after")
+    def _honest(self) -> SoundEntry:
         try:
             _check_provenance(self.name, self.source)
         except ValueError as exc:
@@ -301,45 +305,56 @@ def sound_catalog(root: Path | None = None, user_catalog: Path | None = None) ->
     root = root or skills_root()
     if user_catalog is None and (root / USER_CATALOG_FILE).is_file():
         user_catalog = root / USER_CATALOG_FILE
-    return _load_catalog(root, user_catalog)
+    if user_catalog is None:
+        return _bundled_catalog(root)
+    return _merged_catalog(root, user_catalog)
 
 
-def effects_table(root: Path | None = None) -> EffectsTable:
-    """The effect rules under `root` (default: the skills folder), cached."""
-    return _load_effects(root or skills_root())
+@skill_table
+def effects_table(root: Path) -> EffectsTable:
+    """The effect rules under `root`, cached."""
+    return load_table(EFFECTS_FILE, EffectsTable, root=root)
 
 
-def mood_palette(root: Path | None = None) -> MoodPalette:
-    """The mood palette under `root` (default: the skills folder), cached."""
-    return _load_moods(root or skills_root())
+@skill_table
+def mood_palette(root: Path) -> MoodPalette:
+    """The mood palette under `root`, cached."""
+    return load_table(MOODS_FILE, MoodPalette, root=root)
 
 
 def reload() -> None:
     """Forget the cached sound tables so the next call reads the files again."""
-    _load_catalog.cache_clear()
-    _load_effects.cache_clear()
-    _load_moods.cache_clear()
+    _bundled_catalog.reload()
+    _merged_catalog.cache_clear()
+    effects_table.reload()
+    mood_palette.reload()
+
+
+@skill_table
+def _bundled_catalog(root: Path) -> SoundCatalog:
+    catalog = load_table(CATALOG_FILE, SoundCatalog, root=root)
+    _check_playable(catalog.entries, root, root / CATALOG_FILE)
+    return catalog
+
+
+def _check_playable(entries: list[SoundEntry], root: Path, path: Path) -> None:
+    """Kit roles (tracks.json) get GM kits, the others GM programs; never both in one sound."""
+    kit_roles = rhythm_table(root).tracks.kit_roles
+    for index, entry in enumerate(entries):
+        problem = entry.playable_problem(kit_roles)
+        if problem is not None:
+            raise SkillFileError(path, f"entries.{index}: {problem}")
 
 
 @cache
-def _load_catalog(root: Path, user_catalog: Path | None) -> SoundCatalog:
-    bundled = load_table(CATALOG_FILE, SoundCatalog, root=root)
-    if user_catalog is None:
-        return bundled
+def _merged_catalog(root: Path, user_catalog: Path) -> SoundCatalog:
+    """The bundled catalog with a producer's own entries merged over it by id."""
+    bundled = _bundled_catalog(root)
     extra = load_table(user_catalog.name, UserSoundCatalog, root=user_catalog.parent)
+    _check_playable(extra.entries, root, user_catalog)
     merged = {e.id: e for e in bundled.entries}
     merged.update({e.id: e for e in extra.entries})
     try:
         return SoundCatalog(entries=list(merged.values()))
     except ValidationError as exc:
         raise SkillFileError(user_catalog, describe_validation_error(exc)) from None
-
-
-@cache
-def _load_effects(root: Path) -> EffectsTable:
-    return load_table(EFFECTS_FILE, EffectsTable, root=root)
-
-
-@cache
-def _load_moods(root: Path) -> MoodPalette:
-    return load_table(MOODS_FILE, MoodPalette, root=root)

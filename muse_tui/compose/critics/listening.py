@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from muse_tui.contracts.song import Section, SongState, Track
+from muse_tui.knowledge.rhythm import rhythm_table
 
 #: An axis (or a measure) below this gets a note naming its cause, even when the song passes.
 WEAK_AXIS = 0.7
 #: What a measure scores when the song gives it nothing to judge.
 NEUTRAL = 0.8
-RHYTHM_ROLES = frozenset({"drums", "percussion"})
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ def sections_of(song: SongState, parts: Sequence[Part]) -> list[Section]:
 
 
 def is_drums(track: Track) -> bool:
-    return track.is_drums or track.role in RHYTHM_ROLES
+    return track.is_drums or track.role in rhythm_table().tracks.kit_roles
 
 
 def worst_cause(causes: Sequence[tuple[float, str | None]]) -> str | None:

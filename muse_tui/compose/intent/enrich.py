@@ -16,6 +16,7 @@ from muse_tui.contracts.intent import (
     KeyAnalysis,
 )
 from muse_tui.contracts.song import TRACK_ROLES, TrackRole
+from muse_tui.knowledge.arrangement import arrangement_table
 from muse_tui.knowledge.artists import ArtistTable
 from muse_tui.knowledge.genres import GenreTable
 from muse_tui.knowledge.lexicon import IntentLexicon
@@ -25,8 +26,6 @@ from muse_tui.theory.key import mode_name
 MODIFIER_WEIGHT = 0.6
 #: A genre that arrives only through a named artist, beside genres named outright.
 INFLUENCE_WEIGHT = 0.5
-_RHYTHM: frozenset[str] = frozenset({"drums", "percussion"})
-_LOW: frozenset[str] = frozenset({"bass", "sub_bass"})
 
 
 @dataclass
@@ -240,14 +239,16 @@ def _fill_band(named: list[TrackRole], genre_roles: list[TrackRole]) -> list[Tra
     Naming any melodic instrument (piano, pad, lead…) decides the whole melodic
     layer; naming only drums or bass keeps the genre's chords and lead.
     """
+    groups = arrangement_table().role_groups
+    rhythm, low = frozenset(groups["rhythm"]), frozenset(groups["low"])
     roles = list(named)
-    for group in _RHYTHM, _LOW:
+    for group in rhythm, low:
         if not set(named) & group:
             roles += [r for r in genre_roles if r in group and r not in roles]
     if "drums" in genre_roles and "drums" not in roles:
         roles.append("drums")  # congas or shakers add to the kit, they don't replace it
-    if not set(named) - _RHYTHM - _LOW:
-        roles += [r for r in genre_roles if r not in _RHYTHM | _LOW and r not in roles]
+    if not set(named) - rhythm - low:
+        roles += [r for r in genre_roles if r not in rhythm | low and r not in roles]
     return roles
 
 

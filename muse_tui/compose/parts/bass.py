@@ -21,7 +21,6 @@ from .harmony import SoundingChord, nearest_pitch
 
 KICK_LOCKED = frozenset({"syncopated", "sub_808"})
 GLIDE_RANGE = 12  # semitones of pitch bend the RPN sets up
-_SUB_FAMILIES = frozenset({"trap", "half_time", "dnb", "dembow"})
 _GATES = {"root_fifth": 0.9, "octave": 0.7, "walking": 0.92, "sustained": 0.97, "sub_808": 1.0}
 
 
@@ -36,8 +35,9 @@ def bass_style_for(ctx: PartContext) -> str:
     """The style this track plays: a sub-bass track is an 808 in 808 genres, else a held sub."""
     style = ctx.style.bass_style
     if ctx.track.role == "sub_bass":
-        subby = style == "sub_808" or ctx.style.family in _SUB_FAMILIES
-        return "sub_808" if subby else "sustained"
+        family = ctx.table.drums.families.get(ctx.style.family)  # type: ignore[call-overload]
+        sub_style = family.sub_bass_style if family is not None else "sustained"
+        return "sub_808" if style == "sub_808" else sub_style
     return "sustained" if style == "none" else style
 
 

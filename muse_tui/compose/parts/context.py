@@ -15,7 +15,8 @@ from muse_tui.contracts import (
     SongState,
     Track,
 )
-from muse_tui.knowledge.rhythm import Density, RhythmTable, TrackLook
+from muse_tui.knowledge.rhythm import Density, RhythmTable
+from muse_tui.knowledge.tracks import TrackLook
 
 from ..humanize import Draft, Feel
 from .grid import steps_per_bar

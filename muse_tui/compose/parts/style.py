@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from muse_tui.contracts import CreativityDials, PipelineIntent, Section, TrackRole
-from muse_tui.knowledge.rhythm import Density, FamilyRhythm, RhythmTable, TrackLook
+from muse_tui.knowledge.rhythm import Density, FamilyRhythm, RhythmTable
+from muse_tui.knowledge.tracks import TrackLook
 
 from ..dials import creativity_of
 from ..humanize import Feel

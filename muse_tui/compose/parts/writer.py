@@ -26,7 +26,6 @@ from .context import PartContext, PartDraft
 from .drums import write_drums, write_percussion
 from .lead import write_lead
 from .style import feel_for, resolve_style
-from .tracks import KIT_ROLES
 
 Writer = Callable[[PartContext, random.Random, Region | None], PartDraft]
 WRITERS: dict[str, Writer] = {
@@ -59,7 +58,7 @@ def write_part(
     region_id = new_id(rng)
     ctx = PartContext(track, song, intent, section, rhythm_table())
     draft = WRITERS[track.role](ctx, rng, kick_source)
-    kit = ctx.track.role in KIT_ROLES
+    kit = ctx.look.kit
     drafts = shape_ending(
         ctx.section.transition, draft.notes, ctx.length, ctx.beats_per_bar, kit=kit
     )

@@ -17,7 +17,6 @@ from muse_tui.knowledge import SkillFileError
 from muse_tui.knowledge.arrangement import (
     TEMPLATES_FILE,
     arrangement_table,
-    reload,
 )
 from muse_tui.knowledge.loader import BUNDLED_SKILLS, load_table
 
@@ -26,9 +25,9 @@ TEMPLATES: list[str] = list(ArrangementTemplateName.__args__)  # type: ignore[at
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
-    reload()
+    arrangement_table.reload()
     yield
-    reload()
+    arrangement_table.reload()
 
 
 @pytest.fixture
@@ -153,5 +152,5 @@ def test_reload_reads_an_edited_file_again(tmp_path: Path) -> None:
     data["templates"]["jazz"]["sections"][0]["bars"] = 32
     target.write_text(json.dumps(data), encoding="utf-8")
     assert arrangement_table(tmp_path).templates["jazz"].sections[0].bars == 16
-    reload()
+    arrangement_table.reload()
     assert arrangement_table(tmp_path).templates["jazz"].sections[0].bars == 32

@@ -39,11 +39,8 @@ def _fresh_tables() -> Iterator[None]:
 
 @pytest.fixture
 def skills_copy(tmp_path: Path) -> Path:
-    """A private copy of the intent skill files to break."""
-    for name in (GENRE_FILE, ARTIST_FILE, LEXICON_FILE):
-        target = tmp_path / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(BUNDLED_SKILLS / name, target)
+    """A private copy of the skill files to break (genres are checked against the rhythm files)."""
+    shutil.copytree(BUNDLED_SKILLS, tmp_path, dirs_exist_ok=True)
     return tmp_path
 
 

@@ -8,13 +8,22 @@ from pathlib import Path
 
 import pytest
 
-from muse_tui.contracts import BassStyle, ChordRhythm, DrumFamily
-from muse_tui.knowledge import BUNDLED_SKILLS, SkillFileError, reload_rhythm_table, rhythm_table
+from muse_tui.contracts import BassStyle, ChordRhythm
+from muse_tui.knowledge import (
+    BUNDLED_SKILLS,
+    SkillFileError,
+    genre_table,
+    intent_lexicon,
+    reload_rhythm_table,
+    rhythm_table,
+)
 
 
 def test_every_family_style_and_comping_rhythm_has_data() -> None:
     table = rhythm_table()
-    assert set(DrumFamily.__args__) - {"none"} <= set(table.drums.families)  # type: ignore[attr-defined]
+    named = {dna.drum_family for dna in genre_table().genres.values()}
+    named |= {h.drum_family for h in intent_lexicon().structure_hints.values() if h.drum_family}
+    assert named - {"none"} <= set(table.drums.families)
     assert set(BassStyle.__args__) - {"none"} <= set(table.bass)  # type: ignore[attr-defined]
     assert set(ChordRhythm.__args__) - {"none"} <= set(table.comping)  # type: ignore[attr-defined]
     trap = table.drums.families["trap"]
@@ -60,3 +69,57 @@ def test_reload_reads_the_files_again(tmp_path: Path) -> None:
     assert rhythm_table(root) is first
     reload_rhythm_table()
     assert rhythm_table(root).grooves["straight"].timing_ms == 7
+
+
+def _edit(root: Path, name: str, change: object) -> None:
+    path = root / name
+    data = json.loads(path.read_text())
+    change(data)  # type: ignore[operator]
+    path.write_text(json.dumps(data))
+
+
+def test_the_roles_traits_come_from_tracks_json() -> None:
+    tracks = rhythm_table().tracks
+    assert tracks.kit_roles == {"drums", "percussion"}
+    assert tracks.monophonic_roles == {"bass", "sub_bass", "lead"}
+    assert tracks.drum_channel == 9
+
+
+def test_a_pattern_naming_a_voice_that_is_not_a_kit_voice_is_refused(tmp_path: Path) -> None:
+    root = _copy_skills(tmp_path)
+    _edit(
+        root,
+        "rhythm/drum-patterns.json",
+        lambda d: d["families"]["rock"]["patterns"]["busy"][0]["voices"].update(gong="x" * 16),
+    )
+    with pytest.raises(SkillFileError) as caught:
+        rhythm_table(root)
+    message = str(caught.value)
+    assert "drum-patterns.json" in message and "families.rock.patterns.busy.0.voices" in message
+    assert "'gong'" in message and "kitVoices in rhythm/tracks.json" in message
+
+
+def test_a_track_override_naming_a_missing_family_is_refused(tmp_path: Path) -> None:
+    root = _copy_skills(tmp_path)
+    _edit(root, "rhythm/tracks.json", lambda d: d["overrides"][0].update(drumFamily="polka"))
+    with pytest.raises(SkillFileError, match=r"tracks\.json: overrides\.0\.drumFamily: 'polka'"):
+        rhythm_table(root)
+
+
+def test_a_genre_naming_a_missing_drum_family_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    shutil.copytree(BUNDLED_SKILLS, root)
+    _edit(root, "harmony/genre-dna.json", lambda d: d["genres"]["rock"].update(drumFamily="polka"))
+    with pytest.raises(
+        SkillFileError,
+        match=r"genre-dna\.json: genres\.rock\.drumFamily: 'polka' is not a family in "
+        r"rhythm/drum-patterns\.json",
+    ):
+        genre_table(root)
+
+
+def test_a_kit_role_with_a_program_is_refused(tmp_path: Path) -> None:
+    root = _copy_skills(tmp_path)
+    _edit(root, "rhythm/tracks.json", lambda d: d["roles"]["drums"].update(program=0))
+    with pytest.raises(SkillFileError, match=r"tracks\.json: roles\.drums: .*leave out program"):
+        rhythm_table(root)

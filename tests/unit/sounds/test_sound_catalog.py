@@ -35,10 +35,8 @@ def fresh_tables() -> Iterator[None]:
 
 @pytest.fixture
 def skills(tmp_path: Path) -> Path:
-    """A private copy of the sound skill files to edit."""
-    (tmp_path / "sound").mkdir()
-    for name in ("catalog.json", "effects.json", "moods.json"):
-        shutil.copy(BUNDLED_SKILLS / "sound" / name, tmp_path / "sound" / name)
+    """A private copy of the skill files to edit (kit roles come from the rhythm files)."""
+    shutil.copytree(BUNDLED_SKILLS, tmp_path, dirs_exist_ok=True)
     return tmp_path
 
 
