@@ -16,103 +16,20 @@ from typing import Literal
 
 from muse_tui.compose.intent.extract import PromptReading, read_prompt
 from muse_tui.knowledge.artists import artist_table
+from muse_tui.knowledge.edit_words import Operation, edit_words
 from muse_tui.knowledge.lexicon import intent_lexicon
 
 RequestKind = Literal["change", "praise", "question", "undo", "redo", "try_again", "unclear"]
-Operation = Literal[
-    "darker", "brighter", "warmer", "colder", "simpler", "busier", "ghost_notes",
-    "no_ghost_notes", "more_swing", "less_swing", "key", "transpose", "mode", "tempo",
-    "tempo_by", "genre", "preset", "effect_more", "effect_less", "effect_remove",
-    "volume_up", "volume_down", "pan", "mute", "unmute", "chord", "freeze", "unfreeze",
-]  # fmt: skip
 
-#: Words the intent lexicon does not name as instruments but producers use for parts.
-ROLE_WORDS: dict[str, str] = {
-    "melody": "lead", "melodies": "lead", "topline": "lead", "hook line": "lead",
-    "beat": "drums", "groove": "drums", "kit": "drums", "bassline": "bass", "bass line": "bass",
-    "pads": "pad", "chords": "chords", "chord track": "chords", "keys": "keys", "arp": "arp",
-    "texture": "texture", "percussion": "percussion", "perc": "percussion", "lead": "lead",
-}  # fmt: skip
-SECTION_WORDS: dict[str, str] = {
-    "intro": "intro", "verse": "verse", "verses": "verse", "pre-chorus": "pre_chorus",
-    "pre chorus": "pre_chorus", "chorus": "chorus", "choruses": "chorus", "hook": "hook",
-    "drop": "drop", "bridge": "bridge", "breakdown": "breakdown", "break": "break",
-    "build": "build", "outro": "outro", "solo": "solo", "interlude": "interlude",
-}  # fmt: skip
-EFFECT_WORDS: dict[str, str] = {
-    "reverb": "reverb", "verb": "reverb", "delay": "delay", "echo": "delay", "chorus fx": "chorus",
-    "distortion": "drive", "saturation": "drive", "overdrive": "drive", "drive": "drive",
-    "compression": "compressor", "compressor": "compressor", "filter": "filter",
-}  # fmt: skip
-#: Sound adjectives that pick a preset ("a warmer pad preset"): tags of the sound catalog.
-SOUND_WORDS = (
-    "warm", "bright", "dark", "soft", "punchy", "airy", "dusty", "vintage", "gritty", "lush",
-    "mellow", "hard", "clean", "smooth", "wide", "dreamy", "natural", "aggressive", "round",
-)  # fmt: skip
-#: Comparatives that ask for a change ("darker", "a bit slower"); not every word ending in -er
-#: does ("summer", "super", "after").
-COMPARATIVES = (
-    "darker", "brighter", "warmer", "colder", "cleaner", "simpler", "sparser", "busier",
-    "denser", "livelier", "moodier", "straighter", "swingier", "louder", "quieter", "softer",
-    "faster", "slower", "higher", "lower", "heavier", "lighter", "harder", "punchier", "wider",
-    "deeper", "drier", "dryer", "wetter", "bigger", "smaller", "longer", "shorter", "sadder",
-    "happier", "dirtier", "grittier", "smoother", "tighter", "looser",
-)  # fmt: skip
-_ORDINALS = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10, "last": -1, "final": -1,
-}  # fmt: skip
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "a couple": 2}
-_MODES = ("major", "minor", "dorian", "phrygian", "lydian", "mixolydian", "locrian", "aeolian")
 
-# "too X" complaints mean the opposite operation; they are read before plain words.
-_COMPLAINTS: tuple[tuple[str, Operation], ...] = (
-    (r"too (bright|harsh|shiny)", "darker"), (r"too (dark|dull|muffled)", "brighter"),
-    (r"too (busy|much going on|cluttered|dense|crowded)", "simpler"),
-    (r"too (sparse|empty|simple|plain|boring|thin)", "busier"),
-    (r"too (straight|stiff|robotic|mechanical|rigid)", "more_swing"),
-    (r"too (swingy|swung|loose|sloppy)", "less_swing"), (r"too (cold|clinical)", "warmer"),
-    (r"too (warm|muddy|boomy)", "colder"), (r"too (loud|hot)", "volume_down"),
-    (r"too (quiet|soft|low)", "volume_up"), (r"too (wet|washed out)", "effect_less"),
-    (r"too dry", "effect_more"),
-)  # fmt: skip
-_WORDS: tuple[tuple[str, Operation], ...] = (
-    (r"\bno ghost|without ghost|(remove|lose|drop|fewer|less) (the )?ghost", "no_ghost_notes"),
-    (r"\bghost ?notes?\b", "ghost_notes"),
-    (r"\b(less swing|straighten|straighter|no swing|quanti[sz]e)", "less_swing"),
-    (r"\b(more swing|swing (it|more)|add (some )?swing|swingier|more shuffle|shuffle it)",
-     "more_swing"),
-    (r"\b(darker|darken|dark|less bright|moodier)\b", "darker"),
-    (r"\b(brighter|brighten|bright|less dark|lift it)\b", "brighter"),
-    (r"\b(warmer|warmth|warm|less cold|less harsh)\b", "warmer"),
-    (r"\b(colder|cold|cleaner|less warm|less muddy)\b", "colder"),
-    (r"\b(simpl\w*|less busy|sparser|sparse|fewer notes|strip\w* (it )?back|thin\w* (it )?out"
-     r"|calm\w* down|lay back)", "simpler"),
-    (r"\b(busier|more busy|more notes|more movement|more active|denser|fill (it )?(out|up)"
-     r"|more going on|livelier)", "busier"),
-    (r"\b(unfreeze|unlock|thaw)\b", "unfreeze"),
-    (r"\b(freeze|lock)\b", "freeze"),
-    (r"\b(unmute|bring back|bring in)\b", "unmute"),
-    (r"\b(mute|silence|drop out|take out)\b", "mute"),
-    (r"\b(louder|turn \w+ up|turn up|boost|bring \w+ up|push \w+ up|more volume|up front)\b",
-     "volume_up"),
-    (r"\b(quieter|turn \w+ down|turn down|bring \w+ down|lower the volume|less volume"
-     r"|tuck \w+ back|softer)\b", "volume_down"),
-    (r"\b(remove|lose|kill|get rid of)\b", "mute"),
-)  # fmt: skip
-_PRAISE = re.compile(
-    r"\b(great|good|nice|perfect|amazing|love|loving|like it|fire|dope|sick|awesome|lovely|"
-    r"beautiful|sounds right|spot on|thanks|thank you|cool|brilliant|keep it)\b"
-)
-_QUESTION = re.compile(
-    r"\?\s*$|^(what|why|how|which|who|where|when|is|are|does|do|can you explain)\b"
-)
-_CHANGE_WORD = re.compile(
-    r"\b(make|change|switch|turn|use|try|swap|give|put|set|transpose|add|remove|more|less|"
-    r"into|convert|redo|go)\b"
-)
+def __getattr__(name: str) -> object:
+    """`COMPARATIVES`, read from `skills/iteration/edit-words.json` (kept for old imports)."""
+    if name == "COMPARATIVES":
+        return tuple(edit_words().comparatives)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 _CLAUSE = re.compile(r"\s*(?:[,;.!]|\band then\b|\bthen\b|\bbut\b|\band\b)\s*", re.IGNORECASE)
-_WHOLE_SONG = re.compile(r"\b(everything|the mix|the song|the whole|overall|all of it)\b")
 
 
 @dataclass(frozen=True)
@@ -159,21 +76,22 @@ def parse_request(text: str) -> ChangeRequest:
     if history := _history_request(said, lower):
         return history
     reading = read_prompt(said, intent_lexicon(), artist_table())
+    words = edit_words()
     edits = [*_song_edits(said, lower, reading)]
     scope = Scope()  # a clause naming nothing keeps the last scope: "bass too busy, simplify it"
     for clause in (c for c in _CLAUSE.split(said) if c and c.strip()):
         named = _clause_scope(clause.lower())
         if named.named:
             scope = named
-        elif _WHOLE_SONG.search(clause.lower()):
+        elif words.whole_song_pattern.search(clause.lower()):
             scope = Scope()
         edits += _clause_edits(clause, scope)
     edits = _deduplicated(edits)
     if edits:
         return ChangeRequest(said, "change", tuple(edits))
-    if _QUESTION.search(lower):
+    if words.question_pattern.search(lower):
         return ChangeRequest(said, "question")
-    if _PRAISE.search(lower):
+    if words.praise_pattern.search(lower):
         return ChangeRequest(said, "praise")
     return ChangeRequest(said, "unclear")
 
@@ -191,7 +109,7 @@ def _history_request(said: str, lower: str) -> ChangeRequest | None:
 def _steps(rest: str) -> int:
     if found := re.search(r"\b(\d+)\b", rest):
         return max(1, int(found.group(1)))
-    for word, number in _NUMBER_WORDS.items():
+    for word, number in edit_words().number_words.items():
         if re.search(rf"\b{word}\b", rest):
             return number
     return 1
@@ -200,16 +118,17 @@ def _steps(rest: str) -> int:
 def _song_edits(said: str, lower: str, reading: PromptReading) -> list[Edit]:
     """Key, mode, tempo and genre: always about the whole song."""
     edits: list[Edit] = []
+    modes = "|".join(edit_words().modes)
     key = next((k for k in reading.keys if k.tonic), None)
     tonic = re.search(r"\b(?:to|in|into)\s+([A-G](?:#|b|♯|♭)?)(?![\w#])", said)
     if key is not None:
         edits.append(Edit("key", value=f"{key.tonic} {key.mode or ''}".strip()))
     elif tonic and re.search(r"\b(key|transpose|move)\b", lower):
-        mode = re.search(rf"\b({'|'.join(_MODES)})\b", lower)
+        mode = re.search(rf"\b({modes})\b", lower)
         edits.append(Edit("key", value=f"{tonic.group(1)} {mode.group(1) if mode else ''}".strip()))
     elif shift := _transposition(lower):
         edits.append(Edit("transpose", value=shift))
-    elif mode := re.search(rf"\b(?:to|in|into|make it|go|more)\s+({'|'.join(_MODES)})\b", lower):
+    elif mode := re.search(rf"\b(?:to|in|into|make it|go|more)\s+({modes})\b", lower):
         edits.append(Edit("mode", value=mode.group(1)))
     tempo_words = re.search(r"\b(bpm|tempo|speed|slow|fast|faster|slower|quicker|pace)", lower)
     if reading.tempo and reading.tempo.bpms and tempo_words:
@@ -217,7 +136,7 @@ def _song_edits(said: str, lower: str, reading: PromptReading) -> list[Edit]:
     elif change := _tempo_change(lower):
         edits.append(Edit("tempo_by", value=change))
     genres = [g for g in reading.genres if not _instrument_words(said[g.start : g.end])]
-    if genres and _CHANGE_WORD.search(lower):
+    if genres and edit_words().change_pattern.search(lower):
         to = re.search(r"\b(?:to|into|as)\b", lower)
         after = [g for g in genres if to and g.start >= to.start()]
         edits.append(Edit("genre", value=(after or genres)[-1].genre))
@@ -260,8 +179,9 @@ def _instrument_words(text: str) -> bool:
 def _clause_scope(clause: str) -> Scope:
     """The scope one clause names (the whole song when it names nothing)."""
     chord = _chord_index(clause)
+    sections = edit_words().section_words
     section = next(
-        (kind for word, kind in SECTION_WORDS.items() if re.search(rf"\b{word}\b", clause)), None
+        (kind for word, kind in sections.items() if re.search(rf"\b{word}\b", clause)), None
     )
     harmony = bool(re.search(r"\b(progression|harmony|chord changes|the changes)\b", clause))
     roles = roles_named(clause)
@@ -282,7 +202,7 @@ def roles_named(clause: str) -> list[tuple[str, str]]:
     lexicon = intent_lexicon()
     found: list[tuple[int, int, str, str]] = []
     phrases = [(p.lower(), w.role) for w in lexicon.instruments.values() for p in w.phrases]
-    for phrase, role in [*phrases, *ROLE_WORDS.items()]:
+    for phrase, role in [*phrases, *edit_words().role_words.items()]:
         if m := re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", clause.lower()):
             found.append((m.start(), -len(phrase), role, phrase))
     roles: dict[str, str] = {}
@@ -294,32 +214,34 @@ def roles_named(clause: str) -> list[tuple[str, str]]:
 def _chord_index(clause: str) -> int | None:
     if m := re.search(r"\b(\d+)(?:st|nd|rd|th)\s+chord\b|\bchord\s+(?:number\s+)?(\d+)\b", clause):
         return int(m.group(1) or m.group(2)) - 1
-    if m := re.search(rf"\b({'|'.join(_ORDINALS)})\s+chord\b", clause):
-        number = _ORDINALS[m.group(1)]
+    ordinals = edit_words().ordinals
+    if m := re.search(rf"\b({'|'.join(ordinals)})\s+chord\b", clause):
+        number = ordinals[m.group(1)]
         return number - 1 if number > 0 else -1
     return None
 
 
 def _clause_edits(clause: str, scope: Scope) -> list[Edit]:
     edits: list[Edit] = []
+    words = edit_words()
     text = clause.lower()
     swap = r"\bchord\b[^,]*?\b(?:to|into|with)\s+([A-G][#b♯♭]?[^\s,]*)"
     replacement = re.search(swap, clause, re.IGNORECASE)
     if replacement and replacement.group(1)[0].isupper():
         return [Edit("chord", scope, replacement.group(1))]
-    effect = next((k for w, k in EFFECT_WORDS.items() if re.search(rf"\b{w}\b", text)), None)
+    effect = next((k for w, k in words.effect_words.items() if re.search(rf"\b{w}\b", text)), None)
     if effect is None and re.search(r"\b(dry|drier|dryer|wetter|wet)\b", text):
         effect = "reverb"
-    sound_word = "|".join(SOUND_WORDS)
+    sound_word = "|".join(words.sound_words)
     if re.search(r"\b(preset|sound|patch|kit|instrument)\b", text) and re.search(
         rf"\b(different|another|new|swap|change|use|other|replace|try|({sound_word})(er|ier))\b",
         text,
     ):
-        wanted = [w for w in SOUND_WORDS if re.search(rf"\b{w}(er|est|th)?\b", text)]
+        wanted = [w for w in words.sound_words if re.search(rf"\b{w}(er|est|th)?\b", text)]
         return [Edit("preset", scope, " ".join(wanted))]
     if effect is not None:
         return [Edit(_effect_operation(text), scope, effect)]
-    for pattern, operation in _COMPLAINTS:
+    for pattern, operation in words.complaints:
         if re.search(rf"\b{pattern}\b", text):
             edits.append(Edit(operation, scope))
             text = re.sub(rf"\b{pattern}\b", " ", text)
@@ -327,7 +249,7 @@ def _clause_edits(clause: str, scope: Scope) -> list[Edit]:
         r"\bpan\b.*?\b(hard left|hard right|left|right|cent(?:er|re)|middle)\b", text
     ):
         edits.append(Edit("pan", scope, pan.group(1)))
-    for pattern, operation in _WORDS:
+    for pattern, operation in words.words:
         if re.search(pattern, text):
             edits.append(Edit(operation, scope))
             text = re.sub(pattern, " ", text)

@@ -20,6 +20,7 @@ from muse_tui.knowledge.artists import (
     artist_table,
     reload_intent_knowledge,
 )
+from muse_tui.knowledge.edit_words import EditWords, edit_words
 from muse_tui.knowledge.genres import GenreTable, genre_table
 from muse_tui.knowledge.lexicon import IntentLexicon, intent_lexicon
 from muse_tui.knowledge.loader import BUNDLED_SKILLS, SkillFileError, load_table, skills_root
@@ -53,6 +54,7 @@ ALL_TABLES = (
     sound_catalog,
     effects_table,
     mood_palette,
+    edit_words,
 )
 
 
@@ -76,6 +78,7 @@ __all__ = [
     "ArtistEntry",
     "ArtistTable",
     "DrumTable",
+    "EditWords",
     "EffectsTable",
     "GenreTable",
     "Groove",
@@ -91,6 +94,7 @@ __all__ = [
     "arrangement_table",
     "artist_table",
     "check_all",
+    "edit_words",
     "effects_table",
     "genre_table",
     "intent_lexicon",
