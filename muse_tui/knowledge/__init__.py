@@ -26,6 +26,7 @@ from muse_tui.knowledge.lexicon import IntentLexicon, intent_lexicon
 from muse_tui.knowledge.loader import BUNDLED_SKILLS, SkillFileError, load_table, skills_root
 from muse_tui.knowledge.progressions import ProgressionTable, progression_table
 from muse_tui.knowledge.rhythm import DrumTable, Groove, RhythmTable, rhythm_table
+from muse_tui.knowledge.sensitivity import sensitivity_map
 from muse_tui.knowledge.sound import (
     EffectsTable,
     MoodPalette,
@@ -55,6 +56,7 @@ ALL_TABLES = (
     effects_table,
     mood_palette,
     edit_words,
+    sensitivity_map,
 )
 
 
@@ -107,6 +109,7 @@ __all__ = [
     "reload_rhythm_table",
     "reload_sound_tables",
     "rhythm_table",
+    "sensitivity_map",
     "skill_table",
     "skills_root",
     "sound_catalog",
