@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
+
+from muse_tui.contracts.song import TRACK_ROLES
 
 T = TypeVar("T")
 
@@ -49,6 +52,14 @@ def load_table(relative_path: str, shape: type[T] | Any, root: Path | None = Non
         return TypeAdapter(shape).validate_python(raw, by_alias=True, by_name=True)
     except ValidationError as exc:
         raise SkillFileError(path, describe_validation_error(exc)) from None
+
+
+def with_every_role(value: Mapping[str, T]) -> Mapping[str, T]:
+    """`value` when it has an entry for every track role; else a ValueError naming the missing."""
+    missing = [r for r in TRACK_ROLES if r not in value]
+    if missing:
+        raise ValueError(f"missing roles: {', '.join(missing)}")
+    return value
 
 
 def describe_validation_error(exc: ValidationError) -> str:

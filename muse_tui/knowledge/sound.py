@@ -22,6 +22,7 @@ from muse_tui.knowledge.loader import (
     describe_validation_error,
     load_table,
     skills_root,
+    with_every_role,
 )
 from muse_tui.knowledge.rhythm import rhythm_table
 from muse_tui.knowledge.table import skill_table
@@ -237,9 +238,7 @@ class EffectsTable(Contract):
     @field_validator("role_chains")
     @classmethod
     def _every_role(cls, value: dict[str, RoleChain]) -> dict[str, RoleChain]:
-        missing = [r for r in TRACK_ROLES if r not in value]
-        if missing:
-            raise ValueError(f"missing roles: {', '.join(missing)}")
+        with_every_role(value)
         return value
 
     @model_validator(mode="after")

@@ -13,7 +13,8 @@ from pydantic import Field, field_validator, model_validator
 
 from muse_tui.contracts.base import Contract
 from muse_tui.contracts.intent import BassStyle, ChordRhythm, DrumFamily
-from muse_tui.contracts.song import TRACK_ROLES, TrackRole
+from muse_tui.contracts.song import TrackRole
+from muse_tui.knowledge.loader import with_every_role
 
 TRACKS_FILE = "rhythm/tracks.json"
 _VOICE = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -73,9 +74,7 @@ class TrackTable(Contract):
     @field_validator("roles")
     @classmethod
     def _every_role(cls, value: dict[str, TrackLook]) -> dict[str, TrackLook]:
-        missing = [r for r in TRACK_ROLES if r not in value]
-        if missing:
-            raise ValueError(f"missing roles: {', '.join(missing)}")
+        with_every_role(value)
         if not any(look.kit for look in value.values()):
             raise ValueError("no role is a kit: mark the drums `kit: true`")
         return value

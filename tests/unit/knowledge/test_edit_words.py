@@ -27,11 +27,8 @@ def _broken(tmp_path: Path, change: Callable[[dict[str, Any]], None]) -> Path:
 
 def test_an_effect_word_naming_an_unknown_effect_kind_is_refused(tmp_path: Path) -> None:
     root = _broken(tmp_path, lambda d: d["effectWords"].update(wobble="flanger"))
-    with pytest.raises(
-        SkillFileError,
-        match=r"edit-words\.json: effectWords\.wobble: 'flanger' is not an effect kind in "
-        r"sound/effects\.json",
-    ):
+    expected = r"edit-words\.json: effectWords\.wobble: 'flanger' is not an effect kind in sound/"
+    with pytest.raises(SkillFileError, match=expected):
         edit_words(root)
 
 
