@@ -17,6 +17,7 @@ from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.pipeline import PresetAssignment
 from muse_tui.contracts.song import Bus, EffectChain, PresetReference, SongState, Track
 from muse_tui.knowledge.arrangement import FALLBACK_TEMPLATE, ArrangementTable, arrangement_table
+from muse_tui.knowledge.loader import normalise_word
 from muse_tui.knowledge.sound import (
     ANY_GENRE,
     EffectsTable,
@@ -25,7 +26,6 @@ from muse_tui.knowledge.sound import (
     SoundEntry,
     effects_table,
     mood_palette,
-    normalise_word,
     sound_catalog,
 )
 

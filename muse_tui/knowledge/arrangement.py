@@ -21,7 +21,7 @@ from muse_tui.contracts.song import (
     TrackRole,
     Transition,
 )
-from muse_tui.knowledge.loader import load_table
+from muse_tui.knowledge.loader import load_table, normalise_word, normalised
 from muse_tui.knowledge.table import skill_table
 
 TEMPLATES_FILE = "harmony/arrangement-templates.json"
@@ -82,9 +82,7 @@ class ArrangementTemplate(Contract):
     @field_validator("aliases")
     @classmethod
     def _aliases_are_normalised(cls, value: list[str]) -> list[str]:
-        wrong = [a for a in value if a != normalise_name(a)]
-        if wrong:
-            raise ValueError(f"write aliases lowercase with underscores: {', '.join(wrong)}")
+        normalised(value, "aliases")
         return value
 
     @field_validator("sections")
@@ -180,18 +178,13 @@ class ArrangementTable(Contract):
 
     def template(self, name: str) -> tuple[str, ArrangementTemplate]:
         """The template called `name` (or whose aliases include it), else the fallback."""
-        key = normalise_name(name)
+        key = normalise_word(name)
         if key in self.templates:
             return key, self.templates[key]  # type: ignore[index]
         for template_name, template in self.templates.items():
             if key in template.aliases:
                 return template_name, template
         return FALLBACK_TEMPLATE, self.templates[FALLBACK_TEMPLATE]
-
-
-def normalise_name(name: str) -> str:
-    """'Drum & Bass' style words as template keys: lowercase, underscores."""
-    return "_".join(name.strip().lower().replace("-", " ").replace("_", " ").split())
 
 
 @skill_table

@@ -7,6 +7,7 @@ only as written.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -17,7 +18,7 @@ from muse_tui.contracts.base import Contract
 from muse_tui.knowledge.genres import genre_table
 from muse_tui.knowledge.lexicon import Phrase, fold, intent_lexicon, phrase_pattern
 from muse_tui.knowledge.loader import SkillFileError, load_table
-from muse_tui.knowledge.table import skill_table
+from muse_tui.knowledge.table import NamedEntries, skill_table
 
 ARTIST_FILE = "harmony/artist-genre-map.json"
 
@@ -54,18 +55,14 @@ class _ArtistFile(Contract):
 
 
 @dataclass(frozen=True)
-class ArtistTable:
+class ArtistTable(NamedEntries[ArtistEntry]):
     """Every known artist by name, and the phrases that name them."""
 
-    path: Path
-    artists: dict[str, ArtistEntry]
-    phrases: tuple[Phrase, ...]
+    phrases: tuple[Phrase, ...] = ()
 
-    def __contains__(self, name: object) -> bool:
-        return name in self.artists
-
-    def get(self, name: str) -> ArtistEntry:
-        return self.artists[name]
+    @property
+    def artists(self) -> Mapping[str, ArtistEntry]:
+        return self.entries
 
 
 @skill_table
@@ -101,7 +98,7 @@ def artist_table(root: Path) -> ArtistTable:
             seen[folded] = name
             pattern = phrase_pattern(spelling, case_sensitive=entry.case_sensitive)
             phrases.append(Phrase("artist", name, pattern))
-    return ArtistTable(path=path, artists=dict(raw.artists), phrases=tuple(phrases))
+    return ArtistTable(path, dict(raw.artists), "artist", phrases=tuple(phrases))
 
 
 def reload_intent_knowledge() -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -18,7 +17,7 @@ from muse_tui.contracts.base import Contract
 from muse_tui.contracts.intent import GenreDNAVector
 from muse_tui.knowledge.loader import SkillFileError, load_table
 from muse_tui.knowledge.rhythm import DRUMS_FILE, rhythm_table
-from muse_tui.knowledge.table import skill_table
+from muse_tui.knowledge.table import NamedEntries, skill_table
 
 GENRE_FILE = "harmony/genre-dna.json"
 
@@ -41,22 +40,12 @@ class _GenreFile(Contract):
     genres: dict[str, GenreEntry] = Field(min_length=1)
 
 
-@dataclass(frozen=True)
-class GenreTable:
+class GenreTable(NamedEntries[GenreDNAVector]):
     """Every genre's DNA by id, in the file's order."""
 
-    path: Path
-    genres: Mapping[str, GenreDNAVector]
-
-    def __contains__(self, genre_id: object) -> bool:
-        return genre_id in self.genres
-
-    def get(self, genre_id: str) -> GenreDNAVector:
-        """The DNA of `genre_id`; a `KeyError` names the genre when there is none."""
-        try:
-            return self.genres[genre_id]
-        except KeyError:
-            raise KeyError(f"no genre called {genre_id!r} in {GENRE_FILE}") from None
+    @property
+    def genres(self) -> Mapping[str, GenreDNAVector]:
+        return self.entries
 
 
 @skill_table
@@ -93,4 +82,4 @@ def genre_table(root: Path) -> GenreTable:
             raise SkillFileError(path, f"{where}.blend: only blends made in code have a blend")
         fields = entry.model_dump(exclude={"genre"})
         genres[genre_id] = GenreDNAVector.model_validate({**fields, "genre": genre_id})
-    return GenreTable(path=path, genres=genres)
+    return GenreTable(path=path, entries=genres, kind="genre")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -52,6 +52,18 @@ def load_table(relative_path: str, shape: type[T] | Any, root: Path | None = Non
         return TypeAdapter(shape).validate_python(raw, by_alias=True, by_name=True)
     except ValidationError as exc:
         raise SkillFileError(path, describe_validation_error(exc)) from None
+
+
+def normalise_word(word: str) -> str:
+    """Genre, mood, tag and template words as keys: lowercase, underscores ('Lo-Fi' → 'lo_fi')."""
+    return "_".join(word.strip().lower().replace("-", " ").replace("_", " ").split())
+
+
+def normalised(words: Iterable[str], what: str = "these", *, keep: str = "") -> None:
+    """A ValueError unless every word (but `keep`) is written as `normalise_word` writes it."""
+    wrong = [w for w in words if w != keep and w != normalise_word(w)]
+    if wrong:
+        raise ValueError(f"write {what} lowercase with underscores: {', '.join(wrong)}")
 
 
 def with_every_role(value: Mapping[str, T]) -> Mapping[str, T]:

@@ -21,6 +21,8 @@ from muse_tui.knowledge.loader import (
     SkillFileError,
     describe_validation_error,
     load_table,
+    normalise_word,
+    normalised,
     skills_root,
     with_every_role,
 )
@@ -39,11 +41,6 @@ NoteValue = Literal["whole", "half", "quarter", "eighth", "dotted_eighth", "sixt
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 _VAGUE_SOURCES = frozenset({"unknown", "?", "n/a", "none", "todo", "tbd"})
-
-
-def normalise_word(word: str) -> str:
-    """Genre, mood and tag words as keys: lowercase with underscores ('Lo-Fi' → 'lo_fi')."""
-    return "_".join(word.strip().lower().replace("-", " ").replace("_", " ").split())
 
 
 def _check_provenance(name: str, source: str) -> None:
@@ -93,9 +90,7 @@ class SoundEntry(Contract):
     @field_validator("genres", "tags")
     @classmethod
     def _words_are_normalised(cls, value: list[str]) -> list[str]:
-        wrong = [w for w in value if w != ANY_GENRE and w != normalise_word(w)]
-        if wrong:
-            raise ValueError(f"write these lowercase with underscores: {', '.join(wrong)}")
+        normalised(value, keep=ANY_GENRE)
         return value
 
     def playable_problem(self, kit_roles: frozenset[str]) -> str | None:
@@ -205,9 +200,7 @@ class StyleOverride(Contract):
     @field_validator("genres")
     @classmethod
     def _words_are_normalised(cls, value: list[str]) -> list[str]:
-        wrong = [w for w in value if w != normalise_word(w)]
-        if wrong:
-            raise ValueError(f"write these lowercase with underscores: {', '.join(wrong)}")
+        normalised(value)
         return value
 
 
@@ -287,9 +280,7 @@ class MoodPalette(Contract):
     @field_validator("moods")
     @classmethod
     def _keys_are_normalised(cls, value: dict[str, Mood]) -> dict[str, Mood]:
-        wrong = [k for k in value if k != normalise_word(k)]
-        if wrong:
-            raise ValueError(f"write moods lowercase with underscores: {', '.join(wrong)}")
+        normalised(value, "moods")
         return value
 
     def find(self, word: str) -> Mood | None:

@@ -9,7 +9,8 @@ with another folder, each cached on its own; `reload()` forgets one table and
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -60,3 +61,23 @@ def reload_all_tables() -> None:
     """Forget every table at once: the next read of each loads its files again."""
     for table in _EVERY_TABLE:
         table.reload()
+
+
+@dataclass(frozen=True)
+class NamedEntries(Generic[T]):
+    """The entries of a skill file by name, in the file's order."""
+
+    path: Path
+    entries: Mapping[str, T]
+    #: What one entry is, for messages ("genre", "artist").
+    kind: str
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.entries
+
+    def get(self, name: str) -> T:
+        """The entry called `name`; a `KeyError` names it and the file when there is none."""
+        try:
+            return self.entries[name]
+        except KeyError:
+            raise KeyError(f"no {self.kind} called {name!r} in {self.path.name}") from None

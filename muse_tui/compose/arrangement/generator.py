@@ -27,8 +27,8 @@ from muse_tui.knowledge.arrangement import (
     ArrangementTable,
     TransitionStyle,
     arrangement_table,
-    normalise_name,
 )
+from muse_tui.knowledge.loader import normalise_word
 
 #: How far moods may push the whole song's energy down or up.
 MOOD_BIAS_RANGE = (-0.15, 0.1)
@@ -144,7 +144,7 @@ def arrange_for_intent(
 def mood_energy_bias(moods: Iterable[str], table: ArrangementTable | None = None) -> float:
     """How much the moods lift or lower the whole song ("chill" −0.1, "hype" +0.1), bounded."""
     nudges = (table or arrangement_table()).mood_energy
-    total = sum(nudges.get(normalise_name(mood), 0.0) for mood in moods)
+    total = sum(nudges.get(normalise_word(mood), 0.0) for mood in moods)
     return round(_clamped(total, *MOOD_BIAS_RANGE), 3)
 
 

@@ -4,7 +4,6 @@ a hand-edited mistake is reported by file and field instead of crashing the stud
 from __future__ import annotations
 
 import json
-import shutil
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -15,7 +14,6 @@ import pytest
 from muse_tui.compose.intent import decompose
 from muse_tui.contracts.intent import ArrangementTemplateName
 from muse_tui.knowledge import (
-    BUNDLED_SKILLS,
     SkillFileError,
     artist_table,
     genre_table,
@@ -35,13 +33,6 @@ def _fresh_tables() -> Iterator[None]:
     reload_intent_knowledge()
     yield
     reload_intent_knowledge()
-
-
-@pytest.fixture
-def skills_copy(tmp_path: Path) -> Path:
-    """A private copy of the skill files to break (genres are checked against the rhythm files)."""
-    shutil.copytree(BUNDLED_SKILLS, tmp_path, dirs_exist_ok=True)
-    return tmp_path
 
 
 def edit(root: Path, name: str, change: Callable[[dict[str, Any]], None]) -> None:

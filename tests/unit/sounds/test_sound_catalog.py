@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,10 +33,9 @@ def fresh_tables() -> Iterator[None]:
 
 
 @pytest.fixture
-def skills(tmp_path: Path) -> Path:
+def skills(skills_copy: Path) -> Path:
     """A private copy of the skill files to edit (kit roles come from the rhythm files)."""
-    shutil.copytree(BUNDLED_SKILLS, tmp_path, dirs_exist_ok=True)
-    return tmp_path
+    return skills_copy
 
 
 def raw_catalog() -> dict:
