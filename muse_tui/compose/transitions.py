@@ -2,17 +2,19 @@
 
 Every transition of `contracts.song.Transition` is decided here, once:
 
-- `fade`: the last bars' velocities fall (`shape_ending`) and the volume (CC7)
-  ramps down at assembly;
+- `fade`: the last bars' velocities fall (`shape_ending`), a pad's expression
+  (CC11, part of its playing) falls over `PAD_FADE_BARS` (`expression_fade`),
+  and the volume (CC7) ramps down at assembly;
 - `cut`: every part, drums included, goes silent for the last beat;
 - `build`: the drums play the build fill and the mod wheel (CC1) rises;
 - `filter_sweep`: the cutoff (CC74) closes over the last bars and opens on the
   next downbeat;
 - otherwise a section that leads on ends on one of its drum family's fills.
 
-Controller ramps are added at assembly only (`transition_ramps`), never by the
-part writers: the arrangement owns transitions, so a changed transition needs
-no regenerated part, and a track never carries two ramps of one controller.
+The transition ramps (CC7, CC1, CC74) are added at assembly only
+(`transition_ramps`), never by the part writers: the arrangement owns
+transitions, so a changed transition needs no regenerated part, and a track
+never carries two ramps of one controller.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ CUT_SILENT_BEATS = 1.0
 #: A fade takes velocities down over this many bars, to this share at the end.
 FADE_BARS = 4
 FADE_TO = 0.45
+#: A pad's expression falls over its last bars when its section fades.
+PAD_FADE_BARS = 2
 RAMP_STEP_BEATS = 0.5
 _RAMP_NAMESPACE = uuid.UUID("6d5a0c8e-52f1-4a52-9a3e-6f1b2f0c7a11")
 
@@ -107,6 +111,15 @@ def shape_ending(
                 kept.append(note)
         return kept
     return notes
+
+
+def expression_fade(
+    transition: Transition, length: float, beats_per_bar: float
+) -> tuple[float, float] | None:
+    """Where a pad's expression falls in a fading section (start, end in beats), else None."""
+    if transition != "fade":
+        return None
+    return max(0.0, length - PAD_FADE_BARS * beats_per_bar), length
 
 
 def transition_ramps(song: SongState, track: Track, channel: int) -> list[ControlChange]:

@@ -13,6 +13,7 @@ import random
 from muse_tui.contracts import ControlChange
 
 from ..humanize import Draft
+from ..transitions import expression_fade
 from .context import PartContext, PartDraft
 from .grid import Hit, pick_per_phrase, read_hits
 from .harmony import nearest_pitch
@@ -60,9 +61,9 @@ def write_pad(ctx: PartContext, rng: random.Random) -> PartDraft:
     swells = ctx.section.kind == "intro" or (before is not None and before.energy < 0.35)
     start = 50 if swells else 100
     draft.control_changes = _ramp(ctx, 0.0, min(ctx.length, ctx.beats_per_bar * 2), start, 100)
-    if ctx.section.transition == "fade":
-        fade_from = max(0.0, ctx.length - 2 * ctx.beats_per_bar)
-        draft.control_changes += _ramp(ctx, fade_from, ctx.length, 100, 40)[1:]
+    fade = expression_fade(ctx.section.transition, ctx.length, ctx.beats_per_bar)
+    if fade is not None:
+        draft.control_changes += _ramp(ctx, *fade, 100, 40)[1:]
     return draft
 
 
