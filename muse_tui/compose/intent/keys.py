@@ -11,10 +11,11 @@ import re
 from dataclasses import dataclass
 
 from muse_tui.compose.intent.text import PromptText
+from muse_tui.theory.key import mode_name
 
 _ENHARMONIC = {"E#": "F", "B#": "C", "Fb": "E", "Cb": "B"}
-_SHORT_MODES = {"m": "minor", "min": "minor", "maj": "major"}
-_MODAL = ("dorian", "phrygian", "lydian", "mixolydian", "harmonic_minor")
+#: The lexicon's modes that name more than major or minor ("a dorian feel").
+_PLAIN = ("major", "minor")
 #: A lone capital letter as an item of a comma-separated list is a key.
 _LISTED = re.compile(r"(?<=,)\s?(?P<note>[A-G])(?=\s?,|\s?$)")
 #: Words after "a minor"/"a dorian" that make the "a" an article: "a minor key".
@@ -72,7 +73,7 @@ def _key_from(
 ) -> KeyRequest | None:
     note, accidental = match["note"], (match["acc"] or "").strip(" -").lower()
     short, spelled = match["short"], match["mode"]
-    named_mode = _SHORT_MODES[short.lower()] if short else words.get(_squash(spelled or ""))
+    named_mode = mode_name(short) if short else words.get(_squash(spelled or ""))
     if strictness == "context":
         context = match["ctx"].lower()
         if context == "in" and note.islower() and not accidental and not named_mode:
@@ -108,5 +109,5 @@ def _squash(word: str) -> str:
 
 
 def _modal_spellings(words: dict[str, str]) -> list[str]:
-    modal = [w for w, mode in words.items() if mode in _MODAL and len(w) > 3]
+    modal = [w for w, mode in words.items() if mode not in _PLAIN and len(w) > 3]
     return [re.escape(w).replace(r"\ ", r"\s?") for w in sorted(modal, key=len, reverse=True)]
