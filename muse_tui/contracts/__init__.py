@@ -37,6 +37,7 @@ from muse_tui.contracts.events import (
     StageStarted,
 )
 from muse_tui.contracts.intent import (
+    TEMPO_LIMITS,
     ALL_OUTPUTS,
     Ambiguity,
     ArrangementTemplateName,
@@ -125,6 +126,7 @@ from muse_tui.contracts.song import (
 )
 
 __all__ = [
+    "TEMPO_LIMITS",
     "ALL_OUTPUTS",
     "CRITICAL_STAGES",
     "FINISHED_STATUSES",

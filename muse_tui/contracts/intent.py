@@ -63,6 +63,8 @@ ArrangementTemplateName = Literal[
     "rock",
     "generic_fallback",
 ]
+#: The BPMs a song may be composed with; every tempo edit stays within them too.
+TEMPO_LIMITS: tuple[float, float] = (40.0, 300.0)
 ALL_OUTPUTS: list[PipelineOutputType] = list(PipelineOutputType.__args__)  # type: ignore[attr-defined]
 
 

@@ -13,7 +13,13 @@ from muse_tui.compose.requests import Edit
 from muse_tui.compose.sounds import preset_reference, song_brief
 from muse_tui.compose.takes import ALL_PARTS, StandingEdit, with_standing_edit
 from muse_tui.compose.variation import pick_sound, toned, with_effect
-from muse_tui.contracts import CreativityDials, EffectChain, EnrichedProgression, ModificationTarget
+from muse_tui.contracts import (
+    TEMPO_LIMITS,
+    CreativityDials,
+    EffectChain,
+    EnrichedProgression,
+    ModificationTarget,
+)
 from muse_tui.knowledge.genres import genre_table
 from muse_tui.knowledge.sound import effects_table, mood_palette, sound_catalog
 from muse_tui.theory import parse_key
@@ -263,7 +269,9 @@ def _key(draft: Draft, edit: Edit) -> None:
 def _tempo(draft: Draft, edit: Edit) -> None:
     old = draft.song.tempo
     bpm = float(edit.value) if edit.operation == "tempo" else old * float(edit.value or 1)
-    bpm = round(max(40.0, min(220.0, bpm)), 1)
+    low, high = TEMPO_LIMITS
+    # A song already past a limit stays where it is rather than jump back the other way.
+    bpm = round(max(min(low, old), min(max(high, old), bpm)), 1)
     if abs(bpm - old) < 0.05:
         raise EditError(f"the song is already at {old:g} BPM.")
     draft.song = draft.song.model_copy(update={"tempo": bpm})
