@@ -37,8 +37,8 @@ from muse_tui.contracts.events import (
     StageStarted,
 )
 from muse_tui.contracts.intent import (
-    TEMPO_LIMITS,
     ALL_OUTPUTS,
+    TEMPO_LIMITS,
     Ambiguity,
     ArrangementTemplateName,
     ArtistInfluence,
@@ -52,6 +52,8 @@ from muse_tui.contracts.intent import (
     KeyAnalysis,
     PipelineIntent,
     PipelineOutputType,
+    StandingEdit,
+    Take,
     TempoAnalysis,
     VoicingStyle,
 )
@@ -126,12 +128,12 @@ from muse_tui.contracts.song import (
 )
 
 __all__ = [
-    "TEMPO_LIMITS",
     "ALL_OUTPUTS",
     "CRITICAL_STAGES",
     "FINISHED_STATUSES",
     "SCHEMA_VERSION",
     "STAGE_NAMES",
+    "TEMPO_LIMITS",
     "TRACK_ROLES",
     "Alternative",
     "AlternativeElement",
@@ -217,6 +219,8 @@ __all__ = [
     "StageStarted",
     "StageStatus",
     "StageTimingEntry",
+    "StandingEdit",
+    "Take",
     "TempoAnalysis",
     "ToolCallRecord",
     "Track",

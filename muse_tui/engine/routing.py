@@ -9,10 +9,11 @@ no change words, composes afresh; praise and questions change nothing.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Literal
 
 from muse_tui.compose.intent.extract import read_prompt
-from muse_tui.compose.requests import COMPARATIVES, parse_request
+from muse_tui.compose.requests import COMPARATIVES, ChangeRequest, parse_request
 from muse_tui.knowledge.artists import artist_table
 from muse_tui.knowledge.lexicon import intent_lexicon
 
@@ -29,10 +30,22 @@ _CHANGE_SHAPE = re.compile(
 )
 
 
-def route(text: str, session_open: bool) -> Route:
-    """ "compose", "modify" or "question" for what the producer typed."""
-    said = " ".join(text.strip().lower().split())
+@dataclass(frozen=True)
+class Routed:
+    """Where a line goes, and the line as a change request (read once, passed to `modify`)."""
+
+    kind: Route
+    request: ChangeRequest
+
+
+def route(text: str, session_open: bool) -> Routed:
+    """Where what the producer typed goes ("compose", "modify" or "question"), and its reading."""
     request = parse_request(text)
+    return Routed(_kind(text, request, session_open), request)
+
+
+def _kind(text: str, request: ChangeRequest, session_open: bool) -> Route:
+    said = " ".join(text.strip().lower().split())
     if not session_open:
         return "question" if request.kind == "question" else "compose"
     if _NEW_SONG.search(said):
