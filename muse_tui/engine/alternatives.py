@@ -15,7 +15,7 @@ from datetime import datetime
 from functools import partial
 from pathlib import Path
 
-from muse_tui.compose.iteration.history import intent_changes, song_changes, unpacked_regions
+from muse_tui.compose.iteration.history import intent_changes, song_changes
 from muse_tui.compose.iteration.options import (
     LABELS,
     AlternativesError,
@@ -26,7 +26,12 @@ from muse_tui.compose.iteration.options import (
 from muse_tui.compose.iteration.revision import COST_ORDER
 from muse_tui.compose.iteration.scores import content_hash
 from muse_tui.compose.iteration.takes import with_take
-from muse_tui.compose.iteration.variants import element_content, make_variant, put_variant
+from muse_tui.compose.iteration.variants import (
+    element_content,
+    make_variant,
+    put_variant,
+    variant_notes,
+)
 from muse_tui.compose.seeding import derive_rng
 from muse_tui.contracts import (
     Alternative,
@@ -35,11 +40,8 @@ from muse_tui.contracts import (
     ArrangementElement,
     ComposerPipeline,
     EffectChainElement,
-    EnrichedProgression,
-    Note,
     PresetElement,
     ProgressionElement,
-    Region,
     Take,
     Track,
     TrackElement,
@@ -54,7 +56,14 @@ from .regenerate import Draft, assemble, regenerate, rewrite_part
 
 Clock = Callable[[], datetime]
 MAX_ATTEMPTS = 4  # retries, each with the dials (and then the density) moved further
-__all__ = ["AlternativesError", "element_for", "generate_alternatives", "select_alternative"]
+__all__ = [
+    "AlternativesError",
+    "element_for",
+    "generate_alternatives",
+    "select_alternative",
+    "variant_notes",
+    "variant_tracks",
+]
 
 
 def element_for(pipeline: ComposerPipeline, spec: str) -> AlternativeElement:
@@ -239,32 +248,6 @@ def variant_tracks(pipeline: ComposerPipeline, alt_set: AlternativeSet, index: i
     regenerate(draft, plan_targets(draft, blast_radius(draft.triggers)))
     before = {t.id: t for t in pipeline.song_state.tracks}
     return [t for t in draft.song.tracks if before.get(t.id) != t]
-
-
-def variant_notes(pipeline: ComposerPipeline, alt_set: AlternativeSet, index: int) -> list[Note]:
-    """What to draw in a variant's mini piano roll: its part, or its chords held, or nothing."""
-    variant = alt_set.variants[index]
-    element = alt_set.element
-    if isinstance(element, TrackElement):
-        return [n for r in unpacked_regions(variant.data) for n in _placed(r)]
-    if isinstance(element, ProgressionElement):
-        progression = EnrichedProgression.model_validate(variant.data)
-        notes, beat = [], 0.0
-        for chord in progression.chords:
-            notes += [
-                Note(pitch=p, velocity=80, start_beat=beat, duration_beats=chord.beats)
-                for p in chord.voicing
-            ]
-            beat += chord.beats
-        return notes
-    return []
-
-
-def _placed(region: Region) -> list[Note]:
-    """A region's notes in song time."""
-    return [
-        n.model_copy(update={"start_beat": region.start_beat + n.start_beat}) for n in region.notes
-    ]
 
 
 def _placed_variant(

@@ -76,9 +76,8 @@ def unpacked_regions(value: JsonValue) -> list[Region]:
 
 
 #: Fields stored compactly in the history: (pack, unpack).
-PACKED: dict[
-    tuple[type[BaseModel], str], tuple[Callable[[Any], JsonValue], Callable[[Any], Any]]
-] = {
+Codec = tuple[Callable[[Any], JsonValue], Callable[[Any], Any]]
+PACKED: dict[tuple[type[BaseModel], str], Codec] = {
     (Track, "regions"): (packed_regions, unpacked_regions),
 }
 
@@ -123,13 +122,13 @@ def _model_changes(prefix: str, a: BaseModel, b: BaseModel) -> list[Change] | No
     model = type(a)
     changes: list[Change] = []
     for name in model.model_fields:
-        if (model, name) in UNRECORDED:
+        if _listed(UNRECORDED, model, name):
             continue
         x, y = getattr(a, name), getattr(b, name)
         if x is y or x == y:
             continue
         path = f"{prefix}{_alias(model, name)}"
-        if (model, name) in ITEMISED:
+        if _listed(ITEMISED, model, name):
             found = _itemised(path, x, y)
             if found is None:
                 if isinstance(x, BaseModel) or isinstance(y, BaseModel):
@@ -139,8 +138,8 @@ def _model_changes(prefix: str, a: BaseModel, b: BaseModel) -> list[Change] | No
                 else:
                     found = [_change(path, x, y)]
             changes += found
-        elif (model, name) in PACKED:
-            pack = PACKED[(model, name)][0]
+        elif codec := _codec(model, name):
+            pack = codec[0]
             changes.append(Change(path=path, previous_value=pack(x), new_value=pack(y)))
         else:
             changes.append(_change(path, x, y))
@@ -164,6 +163,15 @@ def _itemised(path: str, x: Any, y: Any) -> list[Change] | None:
             return None
         changes += found
     return changes
+
+
+def _listed(table: frozenset[tuple[type, str]], model: type, name: str) -> bool:
+    """Whether the field (of this model or one it extends) is in the table."""
+    return any((base, name) in table for base in model.__mro__)
+
+
+def _codec(model: type, name: str) -> Codec | None:
+    return next((PACKED[(b, name)] for b in model.__mro__ if (b, name) in PACKED), None)
 
 
 def _change(path: str, before: object, after: object) -> Change:
@@ -192,9 +200,8 @@ def _set(node: Any, tokens: list[str | int], value: JsonValue) -> Any:
     name = next(n for n, f in model.model_fields.items() if (f.alias or n) == head)
     if rest:
         return node.model_copy(update={name: _set(getattr(node, name), rest, value)})
-    for owner, field in PACKED:
-        if field == name and issubclass(model, owner):
-            return node.model_copy(update={name: PACKED[(owner, field)][1](value)})
+    if codec := _codec(model, name):
+        return node.model_copy(update={name: codec[1](value)})
     return node.model_copy(update={name: _adapter(model, name).validate_python(value)})
 
 

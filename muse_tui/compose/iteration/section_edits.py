@@ -11,14 +11,20 @@ from muse_tui.contracts import Arrangement, Section, SongState
 
 from .revision import EditError
 
+UNARRANGED_BARS = 32
+
 
 def sections_of(song: SongState) -> list[Section]:
     """The arrangement's sections, or one section over the whole song when there is none."""
     if song.arrangement is not None:
         return list(song.arrangement.sections)
     end = max((r.end_beat for t in song.tracks for r in t.regions), default=0.0)
-    bars = max(1, round(end / song.beats_per_bar))
-    return [Section(name="Song", kind="loop", start_bar=0, bars=bars, energy=0.6)]
+    return [whole_song(max(1, round(end / song.beats_per_bar)))]
+
+
+def whole_song(bars: int | None) -> Section:
+    """One looping section over a song with no arrangement (32 bars when none is asked)."""
+    return Section(name="Song", kind="loop", start_bar=0, bars=bars or UNARRANGED_BARS, energy=0.6)
 
 
 def check_section(song: SongState, kind: str | None) -> None:

@@ -22,6 +22,7 @@ from muse_tui.compose.sounds import preset_reference, rank_sounds, song_brief
 from muse_tui.contracts import (
     Alternative,
     AlternativeElement,
+    AlternativeSet,
     Arrangement,
     ArrangementElement,
     ArrangementTemplateName,
@@ -29,10 +30,12 @@ from muse_tui.contracts import (
     EffectChain,
     EffectChainElement,
     EnrichedProgression,
+    Note,
     PipelineIntent,
     PresetElement,
     PresetReference,
     ProgressionElement,
+    Region,
     SongState,
     Take,
     Track,
@@ -56,6 +59,7 @@ from .revision import Revision, track_label
 from .scores import part_score, progression_score
 from .takes import STYLE_FIELD, take_of, with_take
 
+HELD_VELOCITY = 80  # a progression drawn in the mini piano roll
 #: Writes a track again with a take (and the song's standing edits), assembled.
 Writer = Callable[[str, Take], Track]
 
@@ -335,6 +339,32 @@ def put_variant(
         if isinstance(element, EffectChainElement)
         else ""
     )
+
+
+def variant_notes(pipeline: ComposerPipeline, alt_set: AlternativeSet, index: int) -> list[Note]:
+    """What to draw in a variant's mini piano roll: its part, or its chords held, or nothing."""
+    variant = alt_set.variants[index]
+    element = alt_set.element
+    if isinstance(element, TrackElement):
+        return [n for r in unpacked_regions(variant.data) for n in _placed(r)]
+    if isinstance(element, ProgressionElement):
+        progression = EnrichedProgression.model_validate(variant.data)
+        notes, beat = [], 0.0
+        for chord in progression.chords:
+            notes += [
+                Note(pitch=p, velocity=HELD_VELOCITY, start_beat=beat, duration_beats=chord.beats)
+                for p in chord.voicing
+            ]
+            beat += chord.beats
+        return notes
+    return []
+
+
+def _placed(region: Region) -> list[Note]:
+    """A region's notes in song time."""
+    return [
+        n.model_copy(update={"start_beat": region.start_beat + n.start_beat}) for n in region.notes
+    ]
 
 
 def _intent(pipeline: ComposerPipeline) -> PipelineIntent:
