@@ -125,10 +125,11 @@ def _model_changes(prefix: str, a: BaseModel, b: BaseModel) -> list[Change] | No
         if _listed(UNRECORDED, model, name):
             continue
         x, y = getattr(a, name), getattr(b, name)
-        if x is y or x == y:
+        itemised = _listed(ITEMISED, model, name)
+        if x is y or (not itemised and x == y):  # an itemised field compares item by item
             continue
         path = f"{prefix}{_alias(model, name)}"
-        if _listed(ITEMISED, model, name):
+        if itemised:
             found = _itemised(path, x, y)
             if found is None:
                 if isinstance(x, BaseModel) or isinstance(y, BaseModel):
@@ -156,7 +157,7 @@ def _itemised(path: str, x: Any, y: Any) -> list[Change] | None:
         return None
     changes: list[Change] = []
     for i, (old, new) in enumerate(zip(x, y, strict=True)):
-        if old is new or old == new:
+        if old is new:
             continue
         found = _model_changes(f"{path}[{i}].", old, new)
         if found is None:

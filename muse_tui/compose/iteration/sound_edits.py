@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from muse_tui.compose.effects import chain_id
 from muse_tui.compose.requests import Edit
 from muse_tui.compose.sounds import SoundBrief, preset_reference, rank_sounds, song_brief
-from muse_tui.contracts import EffectChain
+from muse_tui.contracts import EffectChain, PresetReference, Track
 from muse_tui.knowledge.sound import (
     SoundCatalog,
     SoundEntry,
@@ -95,18 +95,23 @@ def _preset(revision: Revision, edit: Edit) -> None:
         if entry is None:
             raise EditError(f"there is no other sound for the {track.role} in the catalog.")
         preset = preset_reference(entry)
-        update: dict[str, object] = {"preset": preset}
-        if track.is_drums and preset.gm_drum_kit is not None:
-            update["drum_kit"] = preset.gm_drum_kit
-        elif not track.is_drums and preset.gm_program is not None:
-            update["program"] = preset.gm_program
-        tracks[i] = track.model_copy(update=update)
+        tracks[i] = with_preset(track, preset)
         label = track_label(song, track.id)
         revision.triggers.append(("preset", track.id))
         revision.touch(f"preset:{label}", "cheap")
         revision.aim("preset", f"tracks[{i}].preset", "replace", preset=preset.id)
         revision.sentences.append(f"The {label} now plays {preset.name}.")
     revision.song = song.model_copy(update={"tracks": tracks})
+
+
+def with_preset(track: Track, preset: PresetReference) -> Track:
+    """The track playing `preset`, with its General MIDI stand-in (kit or program) to match."""
+    update: dict[str, object] = {"preset": preset}
+    if track.is_drums and preset.gm_drum_kit is not None:
+        update["drum_kit"] = preset.gm_drum_kit
+    elif not track.is_drums and preset.gm_program is not None:
+        update["program"] = preset.gm_program
+    return track.model_copy(update=update)
 
 
 def _effect(revision: Revision, edit: Edit) -> None:

@@ -57,6 +57,7 @@ from .options import (
 )
 from .revision import Revision, track_label
 from .scores import part_score, progression_score
+from .sound_edits import with_preset
 from .takes import STYLE_FIELD, take_of, with_take
 
 HELD_VELOCITY = 80  # a progression drawn in the mini piano roll
@@ -317,13 +318,7 @@ def put_variant(
         tracks[index] = track.model_copy(update={"regions": unpacked_regions(variant.data)})
         revision.touch(label, "moderate")
     elif isinstance(element, PresetElement):
-        preset = PresetReference.model_validate(variant.data)
-        update: dict[str, object] = {"preset": preset}
-        if track.is_drums and preset.gm_drum_kit is not None:
-            update["drum_kit"] = preset.gm_drum_kit
-        elif not track.is_drums and preset.gm_program is not None:
-            update["program"] = preset.gm_program
-        tracks[index] = track.model_copy(update=update)
+        tracks[index] = with_preset(track, PresetReference.model_validate(variant.data))
         revision.triggers.append(("preset", track.id))
         revision.touch(f"preset:{label}", "cheap")
     else:
