@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from muse_tui.compose.iteration.history import applied, intent_changes, song_changes
-from muse_tui.contracts import SongState, StandingEdit, Take
+from muse_tui.contracts import HistoryEntry, SongState, StandingEdit, Take
 
 from .conftest import Session
 
@@ -64,3 +64,37 @@ def test_regions_are_packed_and_a_reordered_line_up_is_recorded_whole(session: S
     assert applied(fewer, None, [regions], undo=True)[0] == song
     assert line_up.path == "tracks"
     assert applied(swapped, None, [line_up], undo=True)[0] == song
+
+
+def test_an_older_entry_that_changed_phrases_in_the_constraints_still_undoes(
+    session: Session,
+) -> None:
+    intent = session.pipeline.intent
+    assert intent is not None
+    entry = HistoryEntry.model_validate(
+        {
+            "id": "00000000-0000-4000-8000-000000000001",
+            "timestamp": "2026-11-22T21:00:00+00:00",
+            "userText": "bass simpler, no reverb",
+            "changes": [
+                {
+                    "path": "intent.constraints",
+                    "previousValue": [],
+                    "newValue": ["no reverb", "edit bass density -1"],
+                }
+            ],
+        }
+    )
+    edited = intent.model_copy(
+        update={
+            "constraints": ["no reverb"],
+            "standing_edits": [StandingEdit(role="bass", kind="density", value=-1)],
+        }
+    )
+
+    _, undone = applied(session.pipeline.song_state, edited, entry.changes, undo=True)
+    _, redone = applied(session.pipeline.song_state, undone, entry.changes, undo=False)
+
+    assert [c.path for c in entry.changes] == ["intent.constraints", "intent.standingEdits"]
+    assert undone == intent.model_copy(update={"constraints": [], "standing_edits": []})
+    assert redone == edited
