@@ -1,9 +1,9 @@
-"""Change requests on a finished song: blast radius, partial re-execution, history, undo, redo.
+"""Change requests on a finished song: the request, the gate, the commit, undo, redo, files.
 
-`modify` reads the request, makes the direct edits, follows the sensitivity map
-two levels out, regenerates only what it reaches (S2–S6, through the registry's
-stage adapters), records every atomic change, and rewrites only the files whose
-content moved. A component frozen by the producer or approved at a gate is kept
+`modify` makes the direct edits (`compose.iteration`), plans what the
+sensitivity map reaches two levels out (`engine.planning`), regenerates only
+that (`engine.regenerate`), records every atomic change, and rewrites only the
+files whose content moved. A component frozen by the producer or approved at a gate is kept
 when it is reached only at the second level. Expensive changes (key, tempo,
 genre) ask the `ApprovalGate` first, saying what will be regenerated and what stays.
 """
