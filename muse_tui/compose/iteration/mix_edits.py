@@ -31,11 +31,9 @@ def handles(edit: Edit) -> bool:
 
 def apply(revision: Revision, edit: Edit) -> Revision:
     """The revision with the named tracks turned, panned, muted or frozen."""
+    change = _freeze if edit.operation in ("freeze", "unfreeze") else _mix
     revision = revision.fork()
-    if edit.operation in ("freeze", "unfreeze"):
-        _freeze(revision, edit)
-    else:
-        _mix(revision, edit)
+    change(revision, edit)
     return revision
 
 

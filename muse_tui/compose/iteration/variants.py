@@ -144,10 +144,10 @@ def _track_candidate(pipeline: ComposerPipeline, why: str, take: Take, written: 
 def progression_variant(
     pipeline: ComposerPipeline, element: AlternativeElement, slot: Slot
 ) -> Candidate | None:
-    song, intent = pipeline.song_state, _intent(pipeline)
-    current = song.progression
+    current = pipeline.song_state.progression
     if current is None:
         return None
+    song, intent = pipeline.song_state, _intent(pipeline)
     if slot.is_current:
         return _progression_candidate(intent, current, "What you have now")
     genre = neighbour_genre(intent, song, slot.batch) if slot.index == 4 else None
