@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -28,3 +29,80 @@ def test_import_contracts_hold() -> None:
 def test_ruff_finds_nothing() -> None:
     done = _run("ruff", "check", "--output-format", "concise", ".")
     assert done.returncode == 0, done.stdout[-4000:]
+
+
+# ── the engine holds no musical tables ─────────────────────────────────────
+ENGINE = ROOT / "muse_tui" / "engine"
+#: Module-level tables and numbers the engine may keep: bookkeeping, not music.
+ENGINE_CONSTANTS = {
+    ("alternatives", "MAX_ATTEMPTS"),  # retries before a near-duplicate is kept
+    ("alternatives", "__all__"),
+    ("editing", "_WHOLE_SESSION"),  # which history paths rewrite which files
+    ("editing", "_ONE_TRACK"),
+    ("orchestrator", "MAX_QUESTIONS"),
+    ("parts", "_POLL"),  # how often a waiting thread looks up
+    ("planning", "TRIGGER_OF"),  # how the sensitivity map cascades
+}
+#: Float literals the engine's code may use: identities and a float tolerance.
+ENGINE_FLOATS = {0.0, 1.0, 1e-6}
+_TABLE_CALLS = {"frozenset", "set", "dict", "tuple", "list", "compile"}
+
+
+def musical_constants(module: str, source: str) -> list[str]:
+    """Module-level tables or numbers, and float literals in code, not allowed in the engine."""
+    tree = ast.parse(source)
+    found = []
+    for node in tree.body:
+        if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        value = node.value
+        table = isinstance(
+            value, ast.Dict | ast.List | ast.Set | ast.Tuple | ast.DictComp | ast.SetComp
+        )
+        number = isinstance(value, ast.Constant) and type(value.value) in (int, float)
+        func = value.func if isinstance(value, ast.Call) else None
+        called = isinstance(func, ast.Name | ast.Attribute) and (
+            (func.id if isinstance(func, ast.Name) else func.attr) in _TABLE_CALLS
+        )
+        for target in targets:
+            name = target.id if isinstance(target, ast.Name) else ast.unparse(target)
+            if (table or number or called) and (module, name) not in ENGINE_CONSTANTS:
+                found.append(f"{module}.{name} (line {node.lineno})")
+    allowed_lines = {
+        n.lineno
+        for n in tree.body
+        if isinstance(n, ast.Assign | ast.AnnAssign)
+        for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+        if isinstance(t, ast.Name) and (module, t.id) in ENGINE_CONSTANTS
+    }
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Constant)
+            and type(node.value) is float
+            and node.value not in ENGINE_FLOATS
+            and node.lineno not in allowed_lines
+        ):
+            found.append(f"{module}: the number {node.value!r} (line {node.lineno})")
+    return found
+
+
+def test_the_engine_holds_no_musical_tables_or_numbers() -> None:
+    found = [
+        hit
+        for path in sorted(ENGINE.rglob("*.py"))
+        for hit in musical_constants(path.stem, path.read_text(encoding="utf-8"))
+    ]
+    assert not found, (
+        "musical decisions belong in compose/iteration (or skills/), not in the engine: "
+        + ", ".join(found)
+    )
+
+
+def test_the_check_catches_a_pan_table_and_a_tempo_clamp() -> None:
+    pans = 'PANS = {"left": 32, "right": 96}\n'
+    clamp = "def tempo(bpm):\n    return max(40.0, min(220.0, bpm))\n"
+    swing = "SWING_STEP = 6.0\n"
+    assert musical_constants("edit_actions", pans) == ["edit_actions.PANS (line 1)"]
+    assert len(musical_constants("edit_actions", clamp)) == 2
+    assert musical_constants("edit_actions", swing)[0] == "edit_actions.SWING_STEP (line 1)"

@@ -38,6 +38,7 @@ from muse_tui.contracts.events import (
 )
 from muse_tui.contracts.intent import (
     ALL_OUTPUTS,
+    TEMPO_LIMITS,
     Ambiguity,
     ArrangementTemplateName,
     ArtistInfluence,
@@ -51,6 +52,8 @@ from muse_tui.contracts.intent import (
     KeyAnalysis,
     PipelineIntent,
     PipelineOutputType,
+    StandingEdit,
+    Take,
     TempoAnalysis,
     VoicingStyle,
 )
@@ -130,6 +133,7 @@ __all__ = [
     "FINISHED_STATUSES",
     "SCHEMA_VERSION",
     "STAGE_NAMES",
+    "TEMPO_LIMITS",
     "TRACK_ROLES",
     "Alternative",
     "AlternativeElement",
@@ -215,6 +219,8 @@ __all__ = [
     "StageStarted",
     "StageStatus",
     "StageTimingEntry",
+    "StandingEdit",
+    "Take",
     "TempoAnalysis",
     "ToolCallRecord",
     "Track",

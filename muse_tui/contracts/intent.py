@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
 from muse_tui.contracts.base import Contract
+from muse_tui.contracts.constraint_phrases import has_phrases, split_constraints
 from muse_tui.contracts.song import TrackRole
 
 PipelineOutputType = Literal[
@@ -51,6 +52,8 @@ ArrangementTemplateName = Literal[
     "rock",
     "generic_fallback",
 ]
+#: The BPMs a song may be composed with; every tempo edit stays within them too.
+TEMPO_LIMITS: tuple[float, float] = (40.0, 300.0)
 ALL_OUTPUTS: list[PipelineOutputType] = list(PipelineOutputType.__args__)  # type: ignore[attr-defined]
 
 
@@ -156,6 +159,36 @@ class DurationRange(Contract):
         return self
 
 
+StandingEditKind = Literal["density", "ghost_notes", "swing"]
+
+
+class StandingEdit(Contract):
+    """A part edit that outlives regeneration: density steps, ghost notes ±1, swing delta (%).
+
+    `role` is a track role or "all"; `section` a section kind, or None for the whole song.
+    """
+
+    role: str
+    kind: StandingEditKind
+    value: float
+    section: str | None = None
+
+
+class Take(Contract):
+    """Which version of a part the producer picked: variant, dial lift, style, genre, density."""
+
+    role: str
+    variant: int = 0
+    dials: float = 0.0
+    style: str | None = None
+    genre: str | None = None
+    density: int = 0
+
+    @property
+    def is_default(self) -> bool:
+        return self == Take(role=self.role)
+
+
 class PipelineIntent(Contract):
     """The prompt, decomposed: genres, tempo, key, moods, influences, requests, dials."""
 
@@ -170,6 +203,8 @@ class PipelineIntent(Contract):
     structure_hints: list[str] = Field(default_factory=list)
     duration: DurationRange | None = None
     constraints: list[str] = Field(default_factory=list)
+    standing_edits: list[StandingEdit] = Field(default_factory=list)
+    takes: list[Take] = Field(default_factory=list)
     explicit_progression: list[str] = Field(default_factory=list)
     roles: list[TrackRole] = Field(default_factory=list)
     raw_prompt: str
@@ -180,6 +215,22 @@ class PipelineIntent(Contract):
     creativity_dials: CreativityDials | None = None
     requested_outputs: list[PipelineOutputType] = Field(default_factory=lambda: list(ALL_OUTPUTS))
     ambiguities: list[Ambiguity] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _typed_edits(cls, data: Any) -> Any:
+        """Older checkpoints kept standing edits and takes as phrases among the constraints."""
+        if not isinstance(data, dict) or not has_phrases(data.get("constraints")):
+            return data
+        plain, edits, takes = split_constraints(data["constraints"])
+        data = {**data, "constraints": plain}
+        for name, alias, found in (
+            ("standing_edits", "standingEdits", edits),
+            ("takes", "takes", takes),
+        ):
+            key = name if name in data else alias
+            data[key] = [*data.get(key, []), *found]
+        return data
 
     @property
     def blocking_ambiguities(self) -> list[Ambiguity]:

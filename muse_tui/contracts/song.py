@@ -7,11 +7,12 @@ Times are in beats (quarter notes) from the start of the song.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, JsonValue, model_validator
 
 from muse_tui.contracts.base import SCHEMA_VERSION, Contract, Uuid
+from muse_tui.contracts.constraint_phrases import has_phrases, split_constraints
 
 TrackRole = Literal[
     "drums", "percussion", "bass", "sub_bass", "chords", "keys", "lead", "pad", "texture", "arp"
@@ -270,6 +271,35 @@ class HistoryEntry(Contract):
     regenerated: list[str] = Field(default_factory=list)
     cost: Literal["cheap", "moderate", "expensive"] = "moderate"
     undone: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _typed_edits(cls, data: Any) -> Any:
+        """Older entries changed standing edits and takes as phrases in `intent.constraints`."""
+        if not isinstance(data, dict) or not isinstance(data.get("changes"), list):
+            return data
+        changes: list[Any] = []
+        for change in data["changes"]:
+            if not (
+                isinstance(change, dict)
+                and change.get("path") == "intent.constraints"
+                and (
+                    has_phrases(change.get("previousValue")) or has_phrases(change.get("newValue"))
+                )
+            ):
+                changes.append(change)
+                continue
+            before = split_constraints(change.get("previousValue") or [])
+            after = split_constraints(change.get("newValue") or [])
+            for path, old, new in zip(
+                ("intent.constraints", "intent.standingEdits", "intent.takes"),
+                before,
+                after,
+                strict=True,
+            ):
+                if old != new:
+                    changes.append({"path": path, "previousValue": old, "newValue": new})
+        return {**data, "changes": changes}
 
 
 class SongState(Contract):

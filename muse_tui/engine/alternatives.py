@@ -1,43 +1,48 @@
 """A/B alternatives for one element of the song: generated, scored, ranked, cached, picked.
 
-Variant A is what the song has now (in a later batch: the default with the
-dials raised), B lifts the creativity dials by 0.15, C changes the structure
-(progression root motion, walking vs syncopated bass, another drum family…),
-D combines B and C, E borrows another genre's influence. No two variants are
-the same take: a near-duplicate is generated again with the dials raised until
-it differs. Sets live in `ComposerPipeline.alternatives`, so they survive a
-checkpoint and a resume without being generated again.
+What each option (A … E) means and how it is made lives in
+`compose.iteration.options` and `compose.iteration.variants`; here the sets
+are kept. No two variants are the same take: a near-duplicate is generated
+again, one retry further, until it differs. Sets live in
+`ComposerPipeline.alternatives`, so they survive a checkpoint and a resume
+without being generated again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 
-from muse_tui.compose.seeding import derive_rng
-from muse_tui.compose.takes import Take, with_take
-from muse_tui.compose.variation import (
-    content_hash,
-    intent_changes,
-    song_changes,
-    unpacked_regions,
+from muse_tui.compose.iteration.history import intent_changes, song_changes
+from muse_tui.compose.iteration.options import (
+    LABELS,
+    AlternativesError,
+    Candidate,
+    Slot,
+    batch_lift,
 )
+from muse_tui.compose.iteration.revision import COST_ORDER
+from muse_tui.compose.iteration.scores import content_hash
+from muse_tui.compose.iteration.takes import with_take
+from muse_tui.compose.iteration.variants import (
+    element_content,
+    make_variant,
+    put_variant,
+    variant_notes,
+)
+from muse_tui.compose.seeding import derive_rng
 from muse_tui.contracts import (
     Alternative,
     AlternativeElement,
     AlternativeSet,
-    Arrangement,
     ArrangementElement,
     ComposerPipeline,
-    EffectChain,
     EffectChainElement,
-    EnrichedProgression,
-    Note,
     PresetElement,
-    PresetReference,
     ProgressionElement,
-    Region,
+    Take,
     Track,
     TrackElement,
     new_id,
@@ -46,25 +51,19 @@ from muse_tui.contracts.editing import AlternativesResult, ModifySongResult
 from muse_tui.store.checkpoint import write_checkpoint
 
 from .editing import commit, utc_now, write_changed_files
-from .regenerate import (
-    COST_ORDER,
-    Draft,
-    assemble,
-    blast_radius,
-    plan_targets,
-    regenerate,
-    track_label,
-)
-from .variants import VARIANT_MAKERS, Candidate, Slot, element_content
+from .planning import blast_radius, plan_targets
+from .regenerate import Draft, assemble, regenerate, rewrite_part
 
 Clock = Callable[[], datetime]
-LABELS = "ABCDE"
-BATCH_LIFT = 0.2  # "try something different" past the last variant: a new batch, dials up
 MAX_ATTEMPTS = 4  # retries, each with the dials (and then the density) moved further
-
-
-class AlternativesError(ValueError):
-    """An element that has no alternatives (no such track, nothing to vary yet)."""
+__all__ = [
+    "AlternativesError",
+    "element_for",
+    "generate_alternatives",
+    "select_alternative",
+    "variant_notes",
+    "variant_tracks",
+]
 
 
 def element_for(pipeline: ComposerPipeline, spec: str) -> AlternativeElement:
@@ -106,12 +105,14 @@ def generate_alternatives(
             comparison_text=comparison_text(cached),
             reused=True,
         )
-    make = VARIANT_MAKERS[element.type]
-    lift = BATCH_LIFT * batch
+    lift = batch_lift(batch)
+    write = partial(_written, pipeline)
     candidates: list[Candidate] = []
     for slot in range(count):
         found = _distinct(
-            lambda attempt, slot=slot: make(pipeline, element, Slot(slot, lift, attempt, batch)),
+            lambda attempt, slot=slot: make_variant(
+                pipeline, element, Slot(slot, lift, attempt, batch), write
+            ),
             candidates,
         )
         if found is not None:
@@ -169,8 +170,7 @@ def select_alternative(
             f"there are {len(alt_set.variants)} variants, no number {index + 1}."
         )
     variant = alt_set.variants[index]
-    draft = Draft.of(pipeline, clock)
-    what = _put(draft, alt_set.element, variant)
+    draft, what = _placed_variant(Draft.of(pipeline, clock), alt_set.element, variant)
     targets = plan_targets(draft, blast_radius(draft.triggers))
     regenerate(draft, targets)
     chosen = alt_set.model_copy(update={"selected_index": index})
@@ -243,97 +243,32 @@ def comparison_text(alt_set: AlternativeSet) -> str:
 
 def variant_tracks(pipeline: ComposerPipeline, alt_set: AlternativeSet, index: int) -> list[Track]:
     """The tracks that would sound different with this variant in place, for auditioning."""
-    draft = Draft.of(pipeline, utc_now)
-    _put(draft, alt_set.element, alt_set.variants[index])
+    variant = alt_set.variants[index]
+    draft, _ = _placed_variant(Draft.of(pipeline, utc_now), alt_set.element, variant)
     regenerate(draft, plan_targets(draft, blast_radius(draft.triggers)))
     before = {t.id: t for t in pipeline.song_state.tracks}
     return [t for t in draft.song.tracks if before.get(t.id) != t]
 
 
-def variant_notes(pipeline: ComposerPipeline, alt_set: AlternativeSet, index: int) -> list[Note]:
-    """What to draw in a variant's mini piano roll: its part, or its chords held, or nothing."""
-    variant = alt_set.variants[index]
-    element = alt_set.element
+def _placed_variant(
+    draft: Draft, element: AlternativeElement, variant: Alternative
+) -> tuple[Draft, str]:
+    """The draft with the variant in place (a part re-assembled where it plays), and what for."""
+    draft, what = put_variant(draft, element, variant)
     if isinstance(element, TrackElement):
-        return [n for r in unpacked_regions(variant.data) for n in _placed(r)]
-    if isinstance(element, ProgressionElement):
-        progression = EnrichedProgression.model_validate(variant.data)
-        notes, beat = [], 0.0
-        for chord in progression.chords:
-            notes += [
-                Note(pitch=p, velocity=80, start_beat=beat, duration_beats=chord.beats)
-                for p in chord.voicing
-            ]
-            beat += chord.beats
-        return notes
-    return []
+        assemble(draft, [element.track_id])
+    return draft, what
 
 
-def _placed(region: Region) -> list[Note]:
-    """A region's notes in song time."""
-    return [
-        n.model_copy(update={"start_beat": region.start_beat + n.start_beat}) for n in region.notes
-    ]
-
-
-def _put(draft: Draft, element: AlternativeElement, variant: Alternative) -> str:
-    """Place a variant in the draft; returns what it is for ("the bass")."""
-    song = draft.song
-    if isinstance(element, ProgressionElement):
-        progression = EnrichedProgression.model_validate(variant.data)
-        draft.song = song.model_copy(update={"progression": progression})
-        draft.triggers.append(("progression", None))
-        draft.handled.add("progression")
-        draft.touch("progression", "moderate")
-        return "the progression"
-    if isinstance(element, ArrangementElement):
-        arrangement = Arrangement.model_validate(variant.data)
-        draft.song = song.model_copy(update={"arrangement": arrangement})
-        draft.triggers += [("arrangement", None), ("energy", None)]
-        draft.handled.add("arrangement")
-        draft.parts = [t.id for t in song.tracks if not t.frozen]  # parts follow the new sections
-        draft.touch("arrangement", "moderate")
-        return "the arrangement"
-    index = next((i for i, t in enumerate(song.tracks) if t.id == element.track_id), None)
-    if index is None:
-        raise AlternativesError("that track is no longer in the song.")
-    track, tracks = song.tracks[index], list(song.tracks)
-    label = track_label(song, track.id)
-    if isinstance(element, TrackElement):
-        take = (
-            Take(track.role, **variant.parameter_delta)
-            if variant.parameter_delta
-            else Take(track.role)
-        )  # type: ignore[arg-type]
-        constraints = with_take(draft.intent.constraints, take)
-        draft.intent = draft.intent.model_copy(update={"constraints": constraints})
-        tracks[index] = track.model_copy(update={"regions": unpacked_regions(variant.data)})
-        draft.touch(label, "moderate")
-    elif isinstance(element, PresetElement):
-        preset = PresetReference.model_validate(variant.data)
-        update: dict[str, object] = {"preset": preset}
-        if track.is_drums and preset.gm_drum_kit is not None:
-            update["drum_kit"] = preset.gm_drum_kit
-        elif not track.is_drums and preset.gm_program is not None:
-            update["program"] = preset.gm_program
-        tracks[index] = track.model_copy(update=update)
-        draft.triggers.append(("preset", track.id))
-        draft.touch(f"preset:{label}", "cheap")
-    else:
-        tracks[index] = track.model_copy(
-            update={"effect_chain": EffectChain.model_validate(variant.data)}
-        )
-        draft.touch(f"effects:{label}", "cheap")
-    draft.song = song.model_copy(update={"tracks": tracks})
-    if isinstance(element, TrackElement):
-        assemble(draft, [track.id])
-    return f"the {label}" + (
-        "'s sound"
-        if isinstance(element, PresetElement)
-        else "'s effects"
-        if isinstance(element, EffectChainElement)
-        else ""
-    )
+def _written(pipeline: ComposerPipeline, track_id: str, take: Take) -> Track:
+    """The track written again with `take` (and the song's standing edits), assembled."""
+    draft = Draft.of(pipeline, utc_now)
+    draft.intent = with_take(draft.intent, take)
+    rewrite_part(draft, track_id)
+    assemble(draft, [track_id])
+    found = draft.song.track(track_id)
+    assert found is not None
+    return found
 
 
 def _cached(pipeline: ComposerPipeline, element: AlternativeElement) -> AlternativeSet | None:

@@ -1,9 +1,9 @@
-"""Change requests on a finished song: blast radius, partial re-execution, history, undo, redo.
+"""Change requests on a finished song: the request, the gate, the commit, undo, redo, files.
 
-`modify` reads the request, makes the direct edits, follows the sensitivity map
-two levels out, regenerates only what it reaches (S2–S6, through the registry's
-stage adapters), records every atomic change, and rewrites only the files whose
-content moved. A component frozen by the producer or approved at a gate is kept
+`modify` makes the direct edits (`compose.iteration`), plans what the
+sensitivity map reaches two levels out (`engine.planning`), regenerates only
+that (`engine.regenerate`), records every atomic change, and rewrites only the
+files whose content moved. A component frozen by the producer or approved at a gate is kept
 when it is reached only at the second level. Expensive changes (key, tempo,
 genre) ask the `ApprovalGate` first, saying what will be regenerated and what stays.
 """
@@ -16,27 +16,24 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from muse_tui.compose.edits import EditError
-from muse_tui.compose.parts import summarize_part
-from muse_tui.compose.requests import parse_request
+from muse_tui.compose.iteration.apply import apply_edit
+from muse_tui.compose.iteration.history import applied, intent_changes, song_changes
+from muse_tui.compose.iteration.revision import (
+    COST_ORDER,
+    EditError,
+    component_labels,
+    listed,
+)
+from muse_tui.compose.requests import ChangeRequest, parse_request
 from muse_tui.compose.seeding import derive_rng
-from muse_tui.compose.variation import applied, intent_changes, song_changes
 from muse_tui.contracts import (
     Ambiguity,
-    ArrangementOutput,
     Change,
     ComposerPipeline,
     Cost,
-    HarmonyOutput,
     HistoryEntry,
     ModificationRequest,
-    PartsOutput,
-    PresetAssignment,
     SensitivityMap,
-    SongState,
-    SoundsOutput,
-    StageRecord,
-    TrackGenerationResult,
     new_id,
 )
 from muse_tui.contracts.editing import ModifySongResult, UndoResult
@@ -46,18 +43,10 @@ from muse_tui.store.progression_file import write_progression
 from muse_tui.store.session_writer import write_session
 from muse_tui.store.smf import write_song_midi
 
-from .edit_actions import apply_edit
+from .planning import Reach, blast_radius, plan_targets
 from .protocols import ApprovalGate, AutoApprove
-from .regenerate import (
-    COST_ORDER,
-    Draft,
-    Reach,
-    blast_radius,
-    component_labels,
-    listed,
-    plan_targets,
-    regenerate,
-)
+from .regenerate import Draft, regenerate
+from .stage_records import synced_stages
 
 Clock = Callable[[], datetime]
 
@@ -68,7 +57,7 @@ def utc_now() -> datetime:
 
 async def modify(
     pipeline: ComposerPipeline,
-    text: str,
+    said: str | ChangeRequest,
     *,
     session_dir: Path | None = None,
     gate: ApprovalGate | None = None,
@@ -78,9 +67,11 @@ async def modify(
     """Carry out a change request on the session's song; praise and questions change nothing.
 
     "undo"/"redo" and "try something different" are understood too. Files are
-    rewritten only when `session_dir` is given.
+    rewritten only when `session_dir` is given. `said` is the line as typed, or as
+    `engine.routing.route` already read it.
     """
-    request = parse_request(text)
+    request = parse_request(said) if isinstance(said, str) else said
+    text = request.text
     if request.kind in ("undo", "redo"):
         step = undo if request.kind == "undo" else redo
         done = step(pipeline, request.steps, session_dir=session_dir)
@@ -95,7 +86,7 @@ async def modify(
     try:
         draft = Draft.of(pipeline, clock)
         for edit in request.edits:
-            apply_edit(draft, edit)
+            draft = apply_edit(draft, edit)
     except EditError as exc:
         return _unchanged(pipeline, "no_change", text, str(exc))
     reaches = blast_radius(draft.triggers, sensitivity)
@@ -322,60 +313,7 @@ def _from_undo(done: UndoResult) -> ModifySongResult:
     )
 
 
-# ── the pipeline's records and the files ────────────────────────────────────
-def synced_stages(pipeline: ComposerPipeline, song: SongState, text: str) -> dict[int, StageRecord]:
-    """Stage records whose outputs show the edited song (the notes and the TUI read them)."""
-    stages = dict(pipeline.stages)
-
-    def with_output(stage: int, output: object) -> None:
-        if stage in stages:
-            stages[stage] = stages[stage].model_copy(update={"output": output})
-
-    out2 = stages[2].output if 2 in stages else None
-    if isinstance(out2, HarmonyOutput) and song.progression is not None:
-        with_output(2, out2.model_copy(update={"progression": song.progression}))
-    if (
-        isinstance(stages[3].output if 3 in stages else None, ArrangementOutput)
-        and song.arrangement
-    ):
-        with_output(3, ArrangementOutput(arrangement=song.arrangement))
-    out4 = stages[4].output if 4 in stages else None
-    if isinstance(out4, PartsOutput):
-        before = {r.track_id: r for r in out4.tracks}
-        unchanged = {t.id for t in pipeline.song_state.tracks if t in song.tracks}
-        results = []
-        for track in song.tracks:
-            old = before.get(track.id)
-            if old is not None and track.id in unchanged:
-                results.append(old)  # summarising a part is costly; only changed ones are redone
-                continue
-            pattern = summarize_part(track, song.beats_per_bar)
-            fresh = TrackGenerationResult(track_id=track.id, role=track.role, pattern=pattern)
-            results.append(old.model_copy(update={"pattern": pattern}) if old else fresh)
-        with_output(4, PartsOutput(tracks=results))
-    out5 = stages[5].output if 5 in stages else None
-    if isinstance(out5, SoundsOutput):
-        chosen = {a.track_id: a for a in out5.presets}
-        presets = []
-        for track in song.tracks:
-            old = chosen.get(track.id)
-            if track.preset is None:
-                continue
-            if old is not None and old.preset == track.preset:
-                presets.append(old)
-            else:
-                why = f"Chosen in the studio: “{text}”." if text else "Chosen in the studio."
-                presets.append(
-                    PresetAssignment(
-                        track_id=track.id, preset=track.preset, confidence=1.0, reasoning=why
-                    )
-                )
-        chains = [t.effect_chain for t in song.tracks if t.effect_chain]
-        chains += [b.effect_chain for b in song.buses if b.effect_chain]
-        with_output(5, SoundsOutput(presets=presets, effect_chains=chains))
-    return stages
-
-
+# ── the files ───────────────────────────────────────────────────────────────
 _WHOLE_SESSION = re.compile(
     r"^(tempo|key|mode|timeSignature|arrangement|genre|title|buses|tracks$|tracks\[\d+\]\.(preset|effectChain))"
 )

@@ -12,6 +12,7 @@ from muse_tui.compose.assembly import arrange_for_playback
 from muse_tui.compose.critics import score_song, weakest_stage
 from muse_tui.compose.harmony import ProgressionError, describe_progression, generate_progression
 from muse_tui.compose.intent import decompose
+from muse_tui.compose.iteration.section_edits import whole_song
 from muse_tui.compose.parts import PART_DEPENDENCIES, choose_tracks, summarize_part, write_part
 from muse_tui.compose.seeding import derive_rng
 from muse_tui.compose.sounds import apply_sounds, assign_sounds
@@ -171,8 +172,7 @@ def plan_parts(song: SongState, ctx: StageContext) -> PartsPlan:
     """S4's plan: one task per track, bass waiting for the drums of each section."""
     intent = _intent(ctx)
     if song.arrangement is None:
-        bars = intent.duration.max if intent.duration else 32
-        sections = [Section(name="Song", kind="loop", start_bar=0, bars=bars, energy=0.6)]
+        sections = [whole_song(intent.duration.max if intent.duration else None)]
     else:
         sections = list(song.arrangement.sections)
     tasks = []

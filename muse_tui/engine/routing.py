@@ -1,45 +1,26 @@
 """Where a line typed in the prompt box goes: a new song, a change to this one, or a question.
 
-With no session open everything composes (except a plain question). With one
-open, anything that reads as a change request, an undo or "try something
-different" modifies; asking for a new song, or a full prompt with a genre and
-no change words, composes afresh; praise and questions change nothing.
+The line is read once here; the words that decide where it goes live in
+`compose.iteration.routing`, and `modify` takes the reading as it is.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Literal
+from dataclasses import dataclass
 
-from muse_tui.compose.intent.extract import read_prompt
-from muse_tui.compose.requests import COMPARATIVES, parse_request
-from muse_tui.knowledge.artists import artist_table
-from muse_tui.knowledge.lexicon import intent_lexicon
-
-Route = Literal["compose", "modify", "question"]
-
-_NEW_SONG = re.compile(
-    r"\b(new|another|fresh|different) (song|beat|track|tune|idea|one from scratch)\b"
-    r"|\b(start over|from scratch|start again|make me a|give me a|write me a|compose)\b"
-)
-_CHANGE_SHAPE = re.compile(
-    r"\b(make (it|the)|change|swap|switch|more|less|too|undo|redo|mute|unmute|add|remove|"
-    r"turn|transpose|slow|speed|simplify|try|freeze|unfreeze)\b"
-    rf"|\b({'|'.join(COMPARATIVES)})\b"
-)
+from muse_tui.compose.iteration.routing import Route, route_kind
+from muse_tui.compose.requests import ChangeRequest, parse_request
 
 
-def route(text: str, session_open: bool) -> Route:
-    """ "compose", "modify" or "question" for what the producer typed."""
-    said = " ".join(text.strip().lower().split())
+@dataclass(frozen=True)
+class Routed:
+    """Where a line goes, and the line as a change request (read once, passed to `modify`)."""
+
+    kind: Route
+    request: ChangeRequest
+
+
+def route(text: str, session_open: bool) -> Routed:
+    """Where what the producer typed goes ("compose", "modify" or "question"), and its reading."""
     request = parse_request(text)
-    if not session_open:
-        return "question" if request.kind == "question" else "compose"
-    if _NEW_SONG.search(said):
-        return "compose"
-    if request.kind in ("undo", "redo", "try_again"):
-        return "modify"
-    reading = read_prompt(text, intent_lexicon(), artist_table())
-    if (reading.genres or reading.artists) and not _CHANGE_SHAPE.search(said):
-        return "compose"  # "dark trap at 140" with a song open: a new song, not a change
-    return "modify" if request.kind == "change" else "question"
+    return Routed(route_kind(text, request, session_open), request)

@@ -41,6 +41,8 @@ from .widgets.history import HistoryPane
 from .widgets.prompt import PromptInput
 
 if TYPE_CHECKING:
+    from muse_tui.compose.requests import ChangeRequest
+
     from .widgets.notes_log import NotesLog
 
 EDIT = "edit"
@@ -148,14 +150,15 @@ class EditingScreen(ComposingScreen):
             return
         from muse_tui.engine.routing import route
 
-        if route(text, session_open=True) == "compose":
+        routed = route(text, session_open=True)
+        if routed.kind == "compose":
             if not self.editing:
                 self.close_comparison()
             self.start_compose(text)
         else:
-            self.start_change(text)
+            self.start_change(text, routed.request)
 
-    def start_change(self, text: str) -> None:
+    def start_change(self, text: str, request: ChangeRequest | None = None) -> None:
         if not self.editable:
             self.notify("Compose a song or open a session first.", severity="warning")
             return
@@ -165,7 +168,7 @@ class EditingScreen(ComposingScreen):
         prompt = self.query_one(PromptInput)
         if prompt.text.strip() == text:
             prompt.clear()  # taken; ↑ brings it back
-        self.change_song(text)
+        self.change_song(request or text)
 
     # ── undo and redo ───────────────────────────────────────────────────────
 
@@ -290,14 +293,14 @@ class EditingScreen(ComposingScreen):
         return self.pipeline, self.session_dir
 
     @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: _busy()
-    def change_song(self, text: str) -> ModifySongResult:
+    def change_song(self, said: str | ChangeRequest) -> ModifySongResult:
         from muse_tui.engine.editing import modify
         from muse_tui.engine.orchestrator import run_blocking
 
         pipeline, folder = self._session()
         gate = ThreadGate(self.app)
         clock = self.app.config.clock
-        return run_blocking(modify(pipeline, text, session_dir=folder, gate=gate, clock=clock))
+        return run_blocking(modify(pipeline, said, session_dir=folder, gate=gate, clock=clock))
 
     @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: _busy()
     def replay(self, steps: int, *, undoing: bool) -> UndoResult:

@@ -6,7 +6,8 @@ import itertools
 
 import pytest
 
-from muse_tui.compose.variation import note_edit_distance, progression_distance, unpacked_regions
+from muse_tui.compose.iteration.history import unpacked_regions
+from muse_tui.compose.iteration.scores import note_edit_distance, progression_distance
 from muse_tui.contracts import EnrichedProgression, Note, Region
 from muse_tui.engine import alternatives
 from muse_tui.engine.alternatives import (
@@ -121,7 +122,11 @@ def test_6_a_cached_set_survives_a_checkpoint_and_is_not_generated_again(
     made = generate_alternatives(session.pipeline, element, 3, session_dir=session.folder)
 
     resumed = load_checkpoint(session.folder)
-    monkeypatch.setattr(alternatives, "VARIANT_MAKERS", {})  # any generation now would fail
+
+    def generating(*_: object) -> None:
+        raise AssertionError("the cached set was generated again")
+
+    monkeypatch.setattr(alternatives, "make_variant", generating)  # any generation now fails
     again = generate_alternatives(resumed, element, 3)
 
     assert again.reused

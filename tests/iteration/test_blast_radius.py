@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from muse_tui.contracts import SensitivityEntry
 from muse_tui.engine.editing import modify
-from muse_tui.engine.regenerate import blast_radius
+from muse_tui.engine.planning import blast_radius
 
 from .conftest import RecordingGate, Session
 

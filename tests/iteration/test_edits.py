@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import random
 
-from muse_tui.compose.edits import Groove, recoloured, reswung, thinned, with_ghost_notes
-from muse_tui.compose.takes import StandingEdit, standing_edits, with_standing_edit
-from muse_tui.compose.variation import tone_of, toned
-from muse_tui.contracts import EffectChain, EnrichedProgression, Note, ProgressionChord, Region
+from muse_tui.compose.iteration.chain_edits import tone_of, toned
+from muse_tui.compose.iteration.chord_edits import recoloured
+from muse_tui.compose.iteration.note_edits import Groove, reswung, thinned, with_ghost_notes
+from muse_tui.compose.iteration.takes import standing_edits, with_standing_edit
+from muse_tui.contracts import (
+    EffectChain,
+    EnrichedProgression,
+    Note,
+    PipelineIntent,
+    ProgressionChord,
+    Region,
+    StandingEdit,
+)
 
 
 def _progression(*symbols: str, key: str = "C", mode: str = "major") -> EnrichedProgression:
@@ -70,20 +79,34 @@ def test_warm_and_bright_live_on_two_bands_and_the_latest_wins_on_one() -> None:
     assert tone_of(toned(both, "brighter"))["air_db"] == 6.0
 
 
+def _edit(role: str, kind: str, value: float) -> StandingEdit:
+    return StandingEdit(role=role, kind=kind, value=value)  # type: ignore[arg-type]
+
+
 def test_standing_edits_add_up_one_way_and_replace_the_other() -> None:
-    simpler = StandingEdit("bass", "density", -1)
-    twice = with_standing_edit(with_standing_edit([], simpler), simpler)
-    assert standing_edits(twice) == [StandingEdit("bass", "density", -2)]
-    busier = with_standing_edit(twice, StandingEdit("bass", "density", 1))
-    assert standing_edits(busier) == [StandingEdit("bass", "density", 1)]
-    assert standing_edits(["no reverb", "edit all swing +6"], "drums") == [
-        StandingEdit("all", "swing", 6)
-    ]
+    intent = PipelineIntent(genre=["neo_soul"], raw_prompt="neo soul")
+    simpler = _edit("bass", "density", -1)
+    twice = with_standing_edit(with_standing_edit(intent, simpler), simpler)
+    assert standing_edits(twice) == [_edit("bass", "density", -2)]
+    busier = with_standing_edit(twice, _edit("bass", "density", 1))
+    assert standing_edits(busier) == [_edit("bass", "density", 1)]
+
+
+def test_an_older_checkpoint_s_phrases_become_standing_edits_and_takes() -> None:
+    intent = PipelineIntent.model_validate(
+        {
+            "genre": ["neo_soul"],
+            "rawPrompt": "neo soul",
+            "constraints": ["no reverb", "edit all swing +6", "take bass variant=3 dials=+0.15"],
+        }
+    )
+    assert intent.constraints == ["no reverb"]
+    assert standing_edits(intent, "drums") == [_edit("all", "swing", 6)]
+    assert [(t.role, t.variant, t.dials) for t in intent.takes] == [("bass", 3, 0.15)]
 
 
 def test_a_progression_in_the_dna_spelling_of_a_mode_keeps_its_key() -> None:
-    from muse_tui.compose.edits import song_key_of
-    from muse_tui.contracts import EnrichedProgression
+    from muse_tui.compose.iteration.chord_edits import song_key_of
 
     chord = {"symbol": "Am", "roman": "i", "beats": 4, "voicing": [57, 60, 64]}
     progression = EnrichedProgression.model_validate(

@@ -96,4 +96,4 @@ def test_praise_questions_and_history_words(text: str, kind: str, steps: int) ->
     ],
 )
 def test_the_prompt_box_routes_requests(text: str, session_open: bool, where: str) -> None:
-    assert route(text, session_open) == where
+    assert route(text, session_open).kind == where

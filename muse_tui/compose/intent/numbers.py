@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from muse_tui.compose.intent.text import PromptText
+from muse_tui.contracts import TEMPO_LIMITS
 from muse_tui.theory import parse_chord, parse_roman
 
 _NUM = r"(\d{2,3}(?:\.\d+)?)"
@@ -199,4 +200,4 @@ def _is_progression(kind: str, symbols: list[str], cued: bool) -> bool:
 
 
 def _plausible(bpm: float) -> bool:
-    return 40 <= bpm <= 300
+    return TEMPO_LIMITS[0] <= bpm <= TEMPO_LIMITS[1]

@@ -1,10 +1,9 @@
-"""Surgical edits a producer asks for: recolour a chord, thin or fill a part, ghost notes, swing.
+"""Surgical edits to the notes of a part: thin or fill it, add or remove ghost notes, swing it.
 
 Every function is pure: contracts in, contracts out, an RNG passed in where a
-choice is made. Part edits work on one Region at a time (notes relative to its
+choice is made. They work on one Region at a time (notes relative to its
 start, which sits on a bar line); a section-scoped edit only passes that
-section's regions. What must outlive a regeneration of the part is kept as a
-standing edit or a take (`compose.takes`).
+section's regions.
 """
 
 from __future__ import annotations
@@ -14,26 +13,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from muse_tui.compose.harmony import REGISTERS
 from muse_tui.compose.humanize import swing_position, unswing_position
-from muse_tui.contracts import (
-    EnrichedProgression,
-    HarmonicFunction,
-    Note,
-    ProgressionChord,
-    Region,
-)
-from muse_tui.theory import (
-    Chord,
-    ChordSyntaxError,
-    Key,
-    parse_chord,
-    parse_key,
-    to_roman,
-    voice,
-    voice_lead,
-)
+from muse_tui.contracts import Note, Region
 from muse_tui.theory.drums import KICK, KICK_ACOUSTIC
+
+from .revision import EditError
 
 SNARES = (38, 40, 37)
 CLOSED_HAT = 42
@@ -43,14 +27,6 @@ THIN_SHARE = 0.3  # a "simpler" removes about this share of what can go, per ste
 GHOST_VELOCITY = (22, 38)
 GHOST_CEILING = 45  # notes this soft on a snare (or a short bass note) count as ghosts
 _TICK = 1 / 960
-_BASE_TENSION: dict[str, float] = {
-    "tonic": 0.1, "predominant": 0.35, "dominant": 0.6, "secondary_dominant": 0.65,
-    "borrowed": 0.45, "chromatic": 0.75, "passing": 0.5,
-}  # fmt: skip
-
-
-class EditError(ValueError):
-    """An edit that cannot be made; the message is one sentence a producer reads."""
 
 
 @dataclass(frozen=True)
@@ -62,172 +38,6 @@ class Groove:
     swing_unit: str = "16th"
 
 
-# ── harmony ─────────────────────────────────────────────────────────────────
-def song_key_of(progression: EnrichedProgression) -> Key:
-    try:
-        return parse_key(f"{progression.key} {progression.mode}")
-    except ValueError:
-        return parse_key(progression.key)
-
-
-def recoloured(
-    progression: EnrichedProgression,
-    indices: Sequence[int],
-    direction: str,
-    voicing_style: str = "close",
-) -> EnrichedProgression:
-    """The progression with the chords at `indices` made darker or brighter.
-
-    A major chord turns minor (IV → iv), a dominant gains a flat nine (keeping
-    its pull), a minor chord gives way to the major chord a third below
-    (vi → IV, i → bVI); brighter goes the other way. Raises EditError when none can move.
-    """
-    key = song_key_of(progression)
-    shift = _darker if direction == "darker" else _brighter
-    chords = list(progression.chords)
-    moved = 0
-    for index in indices:
-        try:
-            chord = parse_chord(chords[index].symbol)
-        except ChordSyntaxError:
-            continue
-        new = shift(chord, key)
-        if new is None:
-            continue
-        chords[index] = _placed(new, chords, index, key, chords[index], voicing_style)
-        moved += 1
-    if not moved:
-        raise EditError(f"that is already as {direction.removesuffix('er')} as those chords go.")
-    return progression.model_copy(update={"chords": chords})
-
-
-def with_chord(
-    progression: EnrichedProgression, index: int, symbol: str, voicing_style: str = "close"
-) -> EnrichedProgression:
-    """The progression with one chord replaced by `symbol`, voice-led from its neighbour."""
-    try:
-        chord = parse_chord(symbol)
-    except ChordSyntaxError as exc:
-        raise EditError(f"cannot read the chord {symbol!r}: {exc}") from None
-    key = song_key_of(progression)
-    chords = list(progression.chords)
-    chords[index] = _placed(chord, chords, index, key, chords[index], voicing_style)
-    return progression.model_copy(update={"chords": chords})
-
-
-def transposed(progression: EnrichedProgression, semitones: int, key: Key) -> EnrichedProgression:
-    """The same progression in another key of the same mode, kept in its register."""
-    shift = semitones % 12
-    shift = shift - 12 if shift > 6 else shift
-    chords = []
-    for chord in progression.chords:
-        try:
-            parsed = parse_chord(chord.symbol)
-        except ChordSyntaxError:
-            chords.append(chord.model_copy(update={"voicing": [p + shift for p in chord.voicing]}))
-            continue
-        moved = parsed.transpose(shift)
-        bass = key.spell(moved.bass_pc) if moved.bass_name else None
-        moved = Chord(key.spell(moved.root_pc), moved.degrees, bass)
-        voicing = [min(127, max(0, p + shift)) for p in chord.voicing]
-        chords.append(
-            chord.model_copy(
-                update={
-                    "symbol": moved.symbol,
-                    "roman": to_roman(moved, key) or chord.roman,
-                    "voicing": voicing,
-                }
-            )
-        )
-    return progression.model_copy(update={"key": key.tonic, "mode": key.mode, "chords": chords})
-
-
-def reversed_motion(progression: EnrichedProgression, style: str = "close") -> EnrichedProgression:
-    """The chords from the tonic with the rest played backwards: what descended now rises."""
-    chords = [progression.chords[0], *reversed(progression.chords[1:])]
-    low, high = REGISTERS.get(style, REGISTERS["close"])
-    voiced = [chords[0]]
-    for chord in chords[1:]:
-        voicing = voice_lead(voiced[-1].voicing, parse_chord(chord.symbol), low, high)
-        voiced.append(chord.model_copy(update={"voicing": list(voicing)}))
-    return progression.model_copy(update={"chords": voiced})
-
-
-def _darker(chord: Chord, key: Key) -> Chord | None:
-    tones = set(chord.degrees)
-    if (3, 0) in tones and (7, -1) in tones:  # a dominant: darken the ninth, keep the pull
-        if (9, -1) in tones:
-            return None
-        tones.discard((9, 0))
-        return Chord(chord.root_name, tones | {(9, -1)})
-    if (3, 0) in tones:
-        tones = (tones - {(3, 0), (7, 0), (5, 1)}) | {(3, -1)}
-        tones |= {(7, -1)} if (7, 0) in chord.degrees else set()
-        tones |= {(5, 0)} if (5, 1) in chord.degrees else set()
-        return Chord(chord.root_name, tones)
-    if (3, -1) in tones and (5, 0) in tones:  # minor: the major chord a major third below
-        return _relative(chord, key, -4, third=(3, 0))
-    return None
-
-
-def _brighter(chord: Chord, key: Key) -> Chord | None:
-    tones = set(chord.degrees)
-    if (5, -1) in tones and (3, -1) in tones:  # half-diminished or diminished: open the fifth
-        tones = (tones - {(5, -1), (7, -2)}) | {(5, 0)}
-        return Chord(chord.root_name, tones)
-    if (3, -1) in tones:
-        tones = (tones - {(3, -1), (7, 0)}) | {(3, 0)}
-        return Chord(chord.root_name, tones | ({(7, -1)} if (7, 0) in chord.degrees else set()))
-    if (3, 0) in tones and (9, -1) in tones:
-        return Chord(chord.root_name, (tones - {(9, -1)}) | {(9, 0)})
-    if (3, 0) in tones:  # major: the minor chord a major third above
-        return _relative(chord, key, 4, third=(3, -1))
-    return None
-
-
-def _relative(chord: Chord, key: Key, semitones: int, third: tuple[int, int]) -> Chord:
-    """The chord sharing two notes a major third away; a seventh or ninth comes along."""
-    tones = {(1, 0), third, (5, 0)}
-    if any(d == 7 for d, _ in chord.degrees):
-        tones.add((7, 0) if third == (3, 0) else (7, -1))
-        if any(d == 9 for d, _ in chord.degrees):
-            tones.add((9, 0))
-    return Chord(key.spell((chord.root_pc + semitones) % 12), tones)
-
-
-def _placed(
-    chord: Chord,
-    chords: list[ProgressionChord],
-    index: int,
-    key: Key,
-    old: ProgressionChord,
-    style: str,
-) -> ProgressionChord:
-    low, high = REGISTERS.get(style, REGISTERS["close"])
-    before = chords[index - 1].voicing if len(chords) > 1 else None
-    voicing = voice_lead(before, chord, low, high) if before else voice(chord, style, low, high)
-    outside = len(chord.pitch_classes - set(key.pitch_classes))
-    function: HarmonicFunction = old.function
-    if outside:
-        function = (
-            "borrowed" if old.function not in ("dominant", "secondary_dominant") else function
-        )
-    elif chord.root_pc != parse_chord(old.symbol).root_pc:
-        function = "predominant" if (chord.root_pc - key.tonic_pc) % 12 in (2, 5) else "tonic"
-    extensions = max(0, len(chord.pitch_classes) - 3)
-    tension = min(1.0, _BASE_TENSION[function] + 0.05 * extensions + 0.08 * outside)
-    return old.model_copy(
-        update={
-            "symbol": chord.symbol,
-            "roman": to_roman(chord, key) or "?",
-            "voicing": list(voicing),
-            "function": function,
-            "tension": round(tension, 3),
-        }
-    )
-
-
-# ── parts ───────────────────────────────────────────────────────────────────
 def thinned(region: Region, steps: int, groove: Groove, role: str) -> Region:
     """Fewer notes: the weakest beats go first, the downbeats always stay; a bass holds over."""
     if steps <= 0 or not region.notes:

@@ -1,128 +1,83 @@
-"""How each variant of each kind of element is made and scored (see `alternatives`).
+"""How each option of each kind of element is made, scored and put in the song.
 
 A maker gets the `Slot` (A … E, the batch's dial lift, the retry count) and
 returns a `Candidate`: the payload, a one-line description of how it differs,
-its heuristic score and what it takes to tell it from another take.
+its heuristic score and what it takes to tell it from another take. A part is
+written again by the engine (`write`), which knows the stage adapters.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 
 from pydantic import JsonValue
 
 from muse_tui.compose.arrangement import arrange
 from muse_tui.compose.critics.arrangement import judge_arrangement
 from muse_tui.compose.critics.listening import part_of
-from muse_tui.compose.edits import reversed_motion
 from muse_tui.compose.effects import build_effects
 from muse_tui.compose.harmony import generate_progression
 from muse_tui.compose.seeding import derive_rng
 from muse_tui.compose.sounds import preset_reference, rank_sounds, song_brief
-from muse_tui.compose.takes import STYLE_FIELD, Take, take_of, with_take
-from muse_tui.compose.variation import (
-    content_hash,
-    note_edit_distance,
-    packed_regions,
-    part_score,
-    progression_distance,
-    progression_score,
-    toned,
-    with_effect,
-    with_send,
-)
 from muse_tui.contracts import (
+    Alternative,
     AlternativeElement,
+    AlternativeSet,
     Arrangement,
+    ArrangementElement,
     ArrangementTemplateName,
     ComposerPipeline,
-    CreativityDials,
     EffectChain,
+    EffectChainElement,
     EnrichedProgression,
     Note,
     PipelineIntent,
+    PresetElement,
+    PresetReference,
+    ProgressionElement,
+    Region,
     SongState,
+    Take,
     Track,
+    TrackElement,
 )
 from muse_tui.knowledge.genres import genre_table
 from muse_tui.knowledge.sound import effects_table, mood_palette, sound_catalog
 
-from .regenerate import Draft, assemble, rewrite_part
+from .chain_edits import toned, with_effect, with_send
+from .chord_edits import progression_changed, reversed_motion
+from .history import packed_regions, unpacked_regions
+from .options import (
+    AlternativesError,
+    Candidate,
+    Slot,
+    lifted_intent,
+    neighbour_genre,
+    structure_for,
+)
+from .revision import Revision, track_label
+from .scores import part_score, progression_score
+from .sound_edits import with_preset
+from .takes import STYLE_FIELD, take_of, with_take
 
-#: Structural alternatives, in order of contrast: the first that differs from the song's is C.
-STRUCTURES: dict[str, tuple[str, ...]] = {
-    "drum_family": ("boom_bap", "trap", "four_on_floor", "half_time", "lofi_swung", "breakbeat"),
-    "bass_style": ("walking", "syncopated", "root_fifth", "octave", "sustained"),
-    "chord_rhythm": ("stabs", "sustained", "neo_soul_push", "house_offbeat", "swing_comp", "strum"),
-}
-B_LIFT = 0.15
-RETRY_LIFT = 0.1
-
-
-@dataclass(frozen=True)
-class Slot:
-    """Which variant is wanted: 0 = A … 4 = E, in which batch, on which retry."""
-
-    index: int
-    lift: float = 0.0
-    attempt: int = 0
-    batch: int = 0
-
-    @property
-    def is_current(self) -> bool:
-        """A of the first batch: what the song has now."""
-        return self.index == 0 and self.batch == 0 and self.attempt == 0
-
-    @property
-    def dials(self) -> float:
-        """B and D lift the creativity dials; every retry and every batch lifts them more."""
-        return round(
-            self.lift + RETRY_LIFT * self.attempt + (B_LIFT if self.index in (1, 3) else 0), 3
-        )
-
-    @property
-    def structural(self) -> bool:
-        return self.index in (2, 3)
-
-    @property
-    def variant(self) -> int:
-        """The generator variant: a different seed for every slot, batch and retry."""
-        return 1 + self.index + 10 * self.batch + 100 * self.attempt
+HELD_VELOCITY = 80  # a progression drawn in the mini piano roll
+#: Writes a track again with a take (and the song's standing edits), assembled.
+Writer = Callable[[str, Take], Track]
 
 
-@dataclass
-class Candidate:
-    """One variant before it joins a set."""
-
-    description: str
-    data: JsonValue
-    score: float
-    delta: dict[str, JsonValue] = field(default_factory=dict)
-    notes: list[Note] | None = None
-    progression: EnrichedProgression | None = None
-
-    @property
-    def hash(self) -> str:
-        return content_hash(self.data)
-
-    @property
-    def minimum(self) -> int:
-        """How different another take must be: 5% of the notes (at least 4), or one chord."""
-        if self.notes is not None:
-            return max(4, len(self.notes) // 20)
-        return 2 if self.progression is not None else 1
-
-    def distance_to(self, other: Candidate) -> int:
-        if self.notes is not None and other.notes is not None:
-            return note_edit_distance(self.notes, other.notes)
-        if self.progression is not None and other.progression is not None:
-            return progression_distance(self.progression, other.progression)
-        return 0 if self.hash == other.hash else 1_000
-
-
-Maker = Callable[[ComposerPipeline, AlternativeElement, Slot], "Candidate | None"]
+def make_variant(
+    pipeline: ComposerPipeline, element: AlternativeElement, slot: Slot, write: Writer
+) -> Candidate | None:
+    """The slot's option for the element (None when there is nothing to vary)."""
+    if element.type == "track":
+        return track_variant(pipeline, element, slot, write)
+    if element.type == "progression":
+        return progression_variant(pipeline, element, slot)
+    if element.type == "arrangement":
+        return arrangement_variant(pipeline, element, slot)
+    if element.type == "preset":
+        return preset_variant(pipeline, element, slot)
+    return effects_variant(pipeline, element, slot)
 
 
 def element_content(pipeline: ComposerPipeline, element: AlternativeElement) -> JsonValue:
@@ -139,26 +94,27 @@ def element_content(pipeline: ComposerPipeline, element: AlternativeElement) -> 
 
 
 def track_variant(
-    pipeline: ComposerPipeline, element: AlternativeElement, slot: Slot
+    pipeline: ComposerPipeline, element: AlternativeElement, slot: Slot, write: Writer
 ) -> Candidate | None:
+    """A part written again with the slot's take: dials, style, a neighbour genre or density."""
     song, intent = pipeline.song_state, _intent(pipeline)
     track = song.track(element.track_id)  # type: ignore[union-attr]
     if track is None:
         return None
     role = track.role
     if slot.is_current:
-        return _track_candidate(
-            pipeline, "What you have now", take_of(intent.constraints, role), track
-        )
-    structure = _structure(intent, role, second=slot.index == 3 and slot.batch > 0)
+        return _track_candidate(pipeline, "What you have now", take_of(intent, role), track)
+    structure = structure_for(intent, role, second=slot.index == 3 and slot.batch > 0)
     style = structure if slot.structural else None
-    genre = _neighbour(intent, song, slot.batch) if slot.index == 4 else None
+    genre = neighbour_genre(intent, song, slot.batch) if slot.index == 4 else None
     # Where the dials or the style cannot move a part (pads, leads), its rhythm does.
     density = {2: -1, 3: 1}.get(slot.index, 0) if structure is None else 0
     if slot.attempt >= 2 and not density:
         density = 1 if slot.index in (1, 4) else -1
-    take = Take(role, slot.variant, slot.dials, style, genre, density)
-    written = _written(pipeline, track.id, take)
+    take = Take(
+        role=role, variant=slot.variant, dials=slot.dials, style=style, genre=genre, density=density
+    )
+    written = write(track.id, take)
     words = [f"dials {slot.dials:+.2f}"] if slot.dials else []
     words = (["busier" if density > 0 else "sparser"] if density else []) + words
     if style:
@@ -185,32 +141,20 @@ def _track_candidate(pipeline: ComposerPipeline, why: str, take: Take, written: 
     )
 
 
-def _written(pipeline: ComposerPipeline, track_id: str, take: Take) -> Track:
-    """The track written again with `take` (and the song's standing edits), assembled."""
-    draft = Draft.of(pipeline, lambda: datetime.now(UTC))
-    constraints = with_take(draft.intent.constraints, take)
-    draft.intent = draft.intent.model_copy(update={"constraints": constraints})
-    rewrite_part(draft, track_id)
-    assemble(draft, [track_id])
-    found = draft.song.track(track_id)
-    assert found is not None
-    return found
-
-
 def progression_variant(
     pipeline: ComposerPipeline, element: AlternativeElement, slot: Slot
 ) -> Candidate | None:
-    song, intent = pipeline.song_state, _intent(pipeline)
-    current = song.progression
+    current = pipeline.song_state.progression
     if current is None:
         return None
+    song, intent = pipeline.song_state, _intent(pipeline)
     if slot.is_current:
         return _progression_candidate(intent, current, "What you have now")
-    genre = _neighbour(intent, song, slot.batch) if slot.index == 4 else None
+    genre = neighbour_genre(intent, song, slot.batch) if slot.index == 4 else None
     made = current
     if not (slot.index == 2 and slot.batch == 0 and slot.attempt == 0):
         rng = derive_rng(song.seed, 2, "progression", slot.variant)
-        lifted = _lifted(intent, slot.dials, genre)
+        lifted = lifted_intent(intent, slot.dials, genre)
         made = generate_progression(
             lifted, rng, variant=slot.variant, beats_per_bar=song.beats_per_bar
         )
@@ -344,58 +288,84 @@ def _arrangement_candidate(song: SongState, arrangement: Arrangement, why: str) 
     return Candidate(why, _dump(arrangement), round(max(0.0, min(1.0, verdict.score)), 3))
 
 
-VARIANT_MAKERS: dict[str, Maker] = {
-    "track": track_variant,
-    "progression": progression_variant,
-    "preset": preset_variant,
-    "effect_chain": effects_variant,
-    "arrangement": arrangement_variant,
-}
+def put_variant(
+    revision: Revision, element: AlternativeElement, variant: Alternative
+) -> tuple[Revision, str]:
+    """The revision with a variant in place, and what it is for ("the bass")."""
+    revision = revision.fork()
+    song = revision.song
+    if isinstance(element, ProgressionElement):
+        progression_changed(revision, EnrichedProgression.model_validate(variant.data))
+        return revision, "the progression"
+    if isinstance(element, ArrangementElement):
+        arrangement = Arrangement.model_validate(variant.data)
+        revision.song = song.model_copy(update={"arrangement": arrangement})
+        revision.triggers += [("arrangement", None), ("energy", None)]
+        revision.handled.add("arrangement")
+        revision.parts = [
+            t.id for t in song.tracks if not t.frozen
+        ]  # parts follow the new sections
+        revision.touch("arrangement", "moderate")
+        return revision, "the arrangement"
+    index = next((i for i, t in enumerate(song.tracks) if t.id == element.track_id), None)
+    if index is None:
+        raise AlternativesError("that track is no longer in the song.")
+    track, tracks = song.tracks[index], list(song.tracks)
+    label = track_label(song, track.id)
+    if isinstance(element, TrackElement):
+        take = Take.model_validate({"role": track.role, **variant.parameter_delta})  # type: ignore[dict-item]
+        revision.intent = with_take(revision.intent, take)
+        tracks[index] = track.model_copy(update={"regions": unpacked_regions(variant.data)})
+        revision.touch(label, "moderate")
+    elif isinstance(element, PresetElement):
+        tracks[index] = with_preset(track, PresetReference.model_validate(variant.data))
+        revision.triggers.append(("preset", track.id))
+        revision.touch(f"preset:{label}", "cheap")
+    else:
+        tracks[index] = track.model_copy(
+            update={"effect_chain": EffectChain.model_validate(variant.data)}
+        )
+        revision.touch(f"effects:{label}", "cheap")
+    revision.song = song.model_copy(update={"tracks": tracks})
+    return revision, f"the {label}" + (
+        "'s sound"
+        if isinstance(element, PresetElement)
+        else "'s effects"
+        if isinstance(element, EffectChainElement)
+        else ""
+    )
+
+
+def variant_notes(pipeline: ComposerPipeline, alt_set: AlternativeSet, index: int) -> list[Note]:
+    """What to draw in a variant's mini piano roll: its part, or its chords held, or nothing."""
+    variant = alt_set.variants[index]
+    element = alt_set.element
+    if isinstance(element, TrackElement):
+        return [n for r in unpacked_regions(variant.data) for n in _placed(r)]
+    if isinstance(element, ProgressionElement):
+        progression = EnrichedProgression.model_validate(variant.data)
+        notes, beat = [], 0.0
+        for chord in progression.chords:
+            notes += [
+                Note(pitch=p, velocity=HELD_VELOCITY, start_beat=beat, duration_beats=chord.beats)
+                for p in chord.voicing
+            ]
+            beat += chord.beats
+        return notes
+    return []
+
+
+def _placed(region: Region) -> list[Note]:
+    """A region's notes in song time."""
+    return [
+        n.model_copy(update={"start_beat": region.start_beat + n.start_beat}) for n in region.notes
+    ]
 
 
 def _intent(pipeline: ComposerPipeline) -> PipelineIntent:
     if pipeline.intent is None:
         raise ValueError("the session has no intent yet")
     return pipeline.intent
-
-
-def _structure(intent: PipelineIntent, role: str, *, second: bool = False) -> str | None:
-    name = STYLE_FIELD.get(role)
-    if name is None or intent.genre_dna is None:
-        return None
-    options = [s for s in STRUCTURES[name] if s != getattr(intent.genre_dna, name)]
-    return options[1 if second and len(options) > 1 else 0]
-
-
-def _neighbour(intent: PipelineIntent, song: SongState, batch: int) -> str | None:
-    """A genre near this one (its tempo range holds the song's tempo) to borrow from."""
-    table, own = genre_table(), set(intent.genre)
-    near = [
-        g
-        for g, d in table.genres.items()
-        if g not in own and d.tempo_range[0] <= song.tempo <= d.tempo_range[1]
-    ]
-    pool = near or [g for g in table.genres if g not in own]
-    return derive_rng(song.seed, "influence", batch).choice(sorted(pool)) if pool else None
-
-
-def _lifted(intent: PipelineIntent, dials: float, genre: str | None) -> PipelineIntent:
-    """The intent with its creativity dials raised and, for E, another genre's harmony mixed in."""
-    dna = intent.genre_dna
-    base = intent.creativity_dials or (dna.creativity if dna else None) or CreativityDials()
-    lifted = CreativityDials(
-        harmonic=min(1.0, base.harmonic + dials), rhythmic=min(1.0, base.rhythmic + dials)
-    )
-    updated = intent.model_copy(update={"creativity_dials": lifted})
-    if genre and dna is not None:
-        borrowed = genre_table().get(genre)
-        vocabulary = list(dict.fromkeys([*dna.harmonic_vocabulary, *borrowed.harmonic_vocabulary]))
-        complexity = round((dna.harmonic_complexity + borrowed.harmonic_complexity) / 2, 3)
-        mixed = dna.model_copy(
-            update={"harmonic_vocabulary": vocabulary, "harmonic_complexity": complexity}
-        )
-        updated = updated.model_copy(update={"genre_dna": mixed, "explicit_progression": []})
-    return updated
 
 
 def _dump(value: object) -> JsonValue:

@@ -1,0 +1,22 @@
+"""Which family makes an edit: one `apply` per family, tried in the order requests are read."""
+
+from __future__ import annotations
+
+from typing import TypeVar, cast
+
+from muse_tui.compose.requests import Edit
+
+from . import chord_edits, mix_edits, part_edits, song_edits, sound_edits
+from .revision import EditError, Revision
+
+# A darker *chord* is harmony, a darker *mix* is tone: harmony is asked first.
+FAMILIES = (chord_edits, sound_edits, part_edits, song_edits, mix_edits)
+R = TypeVar("R", bound=Revision)
+
+
+def apply_edit(revision: R, edit: Edit) -> R:
+    """The revision with one edit's direct change made, its triggers and cost noted."""
+    for family in FAMILIES:
+        if family.handles(edit):
+            return cast(R, family.apply(revision, edit))  # a fork keeps the revision's type
+    raise EditError(f"I do not know how to {edit.operation.replace('_', ' ')} yet.")

@@ -1,0 +1,130 @@
+"""Whole-song edits: tempo, key, mode and genre, each an expensive change the producer confirms."""
+
+from __future__ import annotations
+
+from muse_tui.compose.requests import Edit
+from muse_tui.contracts import TEMPO_LIMITS, CreativityDials, GenreDNAVector
+from muse_tui.knowledge.genres import genre_table
+from muse_tui.theory import parse_key
+
+from .chord_edits import song_key_of, transposed
+from .revision import EditError, Revision
+
+OPERATIONS = ("key", "transpose", "mode", "tempo", "tempo_by", "genre")
+
+
+def handles(edit: Edit) -> bool:
+    return edit.operation in OPERATIONS
+
+
+def apply(revision: Revision, edit: Edit) -> Revision:
+    """The revision moved to another key, tempo or genre."""
+    revision = revision.fork()
+    if edit.operation in ("key", "transpose", "mode"):
+        _key(revision, edit)
+    elif edit.operation in ("tempo", "tempo_by"):
+        _tempo(revision, edit)
+    else:
+        _genre(revision, str(edit.value))
+    return revision
+
+
+def clamped_tempo(old: float, bpm: float) -> float:
+    """`bpm` within the limits a song may be composed with; one already past a limit stays put."""
+    low, high = TEMPO_LIMITS
+    return round(max(min(low, old), min(max(high, old), bpm)), 1)
+
+
+def rebased_dials(
+    dials: CreativityDials | None, old: GenreDNAVector | None, new: GenreDNAVector
+) -> CreativityDials | None:
+    """The dials with the mood's nudges kept and the genre's base moved to the new genre's."""
+    if dials is None or old is None:
+        return dials
+    return CreativityDials(
+        harmonic=min(
+            1.0, max(0.0, dials.harmonic - old.creativity.harmonic + new.creativity.harmonic)
+        ),
+        rhythmic=min(
+            1.0, max(0.0, dials.rhythmic - old.creativity.rhythmic + new.creativity.rhythmic)
+        ),
+    )
+
+
+def _key(revision: Revision, edit: Edit) -> None:
+    song = revision.song
+    old = (
+        song_key_of(song.progression) if song.progression else parse_key(f"{song.key} {song.mode}")
+    )
+    try:
+        if edit.operation == "transpose":
+            new = parse_key(
+                f"{old.spell((old.tonic_pc + int(float(edit.value or 0))) % 12)} {old.mode}"
+            )
+        elif edit.operation == "mode":
+            new = parse_key(f"{old.tonic} {edit.value}")
+        else:
+            text = str(edit.value)
+            new = parse_key(text if " " in text else f"{text} {old.mode}")
+    except ValueError as exc:
+        raise EditError(f"cannot read that key: {exc}") from None
+    if (new.tonic_pc, new.mode) == (old.tonic_pc, old.mode):
+        raise EditError(f"the song is already in {new.tonic} {new.mode}.")
+    intent = revision.intent.model_copy(update={"key": new.tonic, "mode": new.mode})
+    if new.mode != old.mode:
+        intent = intent.model_copy(update={"explicit_progression": []})
+    revision.intent = intent
+    revision.song = song.model_copy(update={"key": new.tonic, "mode": new.mode})
+    if song.progression is not None and new.mode == old.mode:
+        moved = transposed(song.progression, new.tonic_pc - old.tonic_pc, new)
+        revision.song = revision.song.model_copy(update={"progression": moved})
+        revision.handled.add("progression")
+        revision.touch("progression", "expensive")
+    revision.triggers += [("key", None), ("scale", None)]
+    revision.cost = "expensive"
+    revision.expensive_subject = "changing the key"
+    revision.aim("key", "key", "replace", key=f"{new.tonic} {new.mode}")
+    revision.sentences.append(f"Moved the song to {new.tonic} {new.mode}.")
+
+
+def _tempo(revision: Revision, edit: Edit) -> None:
+    old = revision.song.tempo
+    bpm = float(edit.value) if edit.operation == "tempo" else old * float(edit.value or 1)
+    bpm = clamped_tempo(old, bpm)
+    if abs(bpm - old) < 0.05:
+        raise EditError(f"the song is already at {old:g} BPM.")
+    revision.song = revision.song.model_copy(update={"tempo": bpm})
+    revision.intent = revision.intent.model_copy(update={"tempo": bpm})
+    revision.retime_from = old
+    revision.triggers.append(("tempo", None))
+    revision.cost = "expensive"
+    revision.expensive_subject = "changing the tempo"
+    revision.aim("tempo", "tempo", "replace", bpm=bpm)
+    revision.sentences.append(
+        f"Tempo {old:g} → {bpm:g} BPM; tempo-synced delays and pre-delays follow."
+    )
+
+
+def _genre(revision: Revision, genre: str) -> None:
+    table = genre_table()
+    if genre not in table:
+        raise EditError(f"I do not know the genre {genre!r}.")
+    if revision.intent.genre[:1] == [genre]:
+        raise EditError(f"it is already {genre.replace('_', ' ')}.")
+    dna = table.get(genre)
+    dials = rebased_dials(revision.intent.creativity_dials, revision.intent.genre_dna, dna)
+    revision.intent = revision.intent.model_copy(
+        update={
+            "genre": [genre],
+            "sub_genre": [],
+            "genre_dna": dna,
+            "creativity_dials": dials,
+            "explicit_progression": [],
+        }
+    )
+    revision.song = revision.song.model_copy(update={"genre": genre})
+    revision.triggers.append(("genre", None))
+    revision.cost = "expensive"
+    revision.expensive_subject = f"changing the genre to {dna.display_name}"
+    revision.aim("genre", "genre", "replace", genre=genre)
+    revision.sentences.append(f"Genre → {dna.display_name}; the arrangement keeps its length.")
