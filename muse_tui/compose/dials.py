@@ -11,3 +11,12 @@ def creativity_of(intent: PipelineIntent) -> CreativityDials:
         return intent.creativity_dials
     dna = intent.genre_dna
     return dna.creativity if dna is not None else CreativityDials()
+
+
+def lifted(intent: PipelineIntent, by: float) -> CreativityDials:
+    """The intent's dials moved by `by` (up or down), each kept within 0–1."""
+    dials = creativity_of(intent)
+    return CreativityDials(
+        harmonic=min(1.0, max(0.0, dials.harmonic + by)),
+        rhythmic=min(1.0, max(0.0, dials.rhythmic + by)),
+    )

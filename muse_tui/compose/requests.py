@@ -22,13 +22,6 @@ from muse_tui.knowledge.lexicon import intent_lexicon
 RequestKind = Literal["change", "praise", "question", "undo", "redo", "try_again", "unclear"]
 
 
-def __getattr__(name: str) -> object:
-    """`COMPARATIVES`, read from `skills/iteration/edit-words.json` (kept for old imports)."""
-    if name == "COMPARATIVES":
-        return tuple(edit_words().comparatives)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 _CLAUSE = re.compile(r"\s*(?:[,;.!]|\band then\b|\bthen\b|\bbut\b|\band\b)\s*", re.IGNORECASE)
 
 

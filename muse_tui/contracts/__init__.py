@@ -64,7 +64,6 @@ from muse_tui.contracts.iteration import (
     SensitivityEntry,
     SensitivityMap,
     SensitivityTrigger,
-    default_sensitivity_map,
 )
 from muse_tui.contracts.manifest import (
     FileType,
@@ -231,7 +230,6 @@ __all__ = [
     "Uuid",
     "ValidationOutput",
     "VoicingStyle",
-    "default_sensitivity_map",
     "new_id",
     "new_session_id",
 ]

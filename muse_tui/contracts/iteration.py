@@ -34,26 +34,6 @@ class SensitivityEntry(Contract):
 SensitivityMap = dict[str, SensitivityEntry]
 
 
-def default_sensitivity_map() -> SensitivityMap:
-    """The default map: drums don't care about the key, the bass does."""
-    raw: dict[str, tuple[list[SensitivityTrigger], Cost, int]] = {
-        "drums": (["tempo", "genre", "energy", "arrangement"], "moderate", 4),
-        "bass": (["key", "progression", "tempo", "genre"], "moderate", 4),
-        "chords": (["key", "progression", "scale"], "moderate", 4),
-        "lead": (["key", "progression", "scale", "arrangement"], "moderate", 4),
-        "preset": (["genre", "role"], "cheap", 5),
-        "effectChain": (["genre", "preset", "mixPosition", "tempo"], "cheap", 5),
-        "arrangement": (["genre", "energy"], "moderate", 3),
-        "progression": (["key", "scale", "genre"], "expensive", 2),
-    }
-    return {
-        name: SensitivityEntry(
-            sensitive_to=triggers, regeneration_cost=cost, regeneration_stage=stage
-        )
-        for name, (triggers, cost, stage) in raw.items()
-    }
-
-
 class ModificationTarget(Contract):
     """One thing a change request aims at: a component, its path, and what to do."""
 

@@ -19,8 +19,8 @@ from muse_tui.contracts import (
     Cost,
     SensitivityMap,
     SongState,
-    default_sensitivity_map,
 )
+from muse_tui.knowledge import sensitivity_map
 
 from .regenerate import Draft, Targets, stage_context
 from .registry import arrangement_stage
@@ -52,7 +52,7 @@ def blast_radius(
     A trigger is (what changed, a track id or None for the whole song); depth
     stops at `max_depth` so a change never cascades without end.
     """
-    table = sensitivity or default_sensitivity_map()
+    table = sensitivity or sensitivity_map()
     order = list(table)
     reached: dict[tuple[str, str | None], Reach] = {}
     frontier = list(dict.fromkeys(triggers))

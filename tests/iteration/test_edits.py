@@ -106,10 +106,10 @@ def test_an_older_checkpoint_s_phrases_become_standing_edits_and_takes() -> None
 
 
 def test_a_progression_in_the_dna_spelling_of_a_mode_keeps_its_key() -> None:
-    from muse_tui.compose.iteration.chord_edits import song_key_of
+    from muse_tui.compose.harmony import song_key
 
     chord = {"symbol": "Am", "roman": "i", "beats": 4, "voicing": [57, 60, 64]}
     progression = EnrichedProgression.model_validate(
         {"key": "A", "mode": "harmonic_minor", "chords": [chord]}
     )
-    assert song_key_of(progression).name == "A harmonic minor"  # it read as A major
+    assert song_key(progression).name == "A harmonic minor"  # it read as A major

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from muse_tui.compose.harmony import REGISTERS
+from muse_tui.compose.harmony import REGISTERS, song_key
 from muse_tui.compose.requests import Edit
 from muse_tui.contracts import EnrichedProgression, HarmonicFunction, ProgressionChord
 from muse_tui.theory import (
@@ -16,7 +16,6 @@ from muse_tui.theory import (
     ChordSyntaxError,
     Key,
     parse_chord,
-    parse_key,
     to_roman,
     voice,
     voice_lead,
@@ -93,13 +92,6 @@ def progression_changed(revision: Revision, progression: EnrichedProgression) ->
     revision.touch("progression", "moderate")
 
 
-def song_key_of(progression: EnrichedProgression) -> Key:
-    try:
-        return parse_key(f"{progression.key} {progression.mode}")
-    except ValueError:
-        return parse_key(progression.key)
-
-
 def recoloured(
     progression: EnrichedProgression,
     indices: Sequence[int],
@@ -112,7 +104,7 @@ def recoloured(
     its pull), a minor chord gives way to the major chord a third below
     (vi → IV, i → bVI); brighter goes the other way. Raises EditError when none can move.
     """
-    key = song_key_of(progression)
+    key = song_key(progression)
     shift = _darker if direction == "darker" else _brighter
     chords = list(progression.chords)
     moved = 0
@@ -139,7 +131,7 @@ def with_chord(
         chord = parse_chord(symbol)
     except ChordSyntaxError as exc:
         raise EditError(f"cannot read the chord {symbol!r}: {exc}") from None
-    key = song_key_of(progression)
+    key = song_key(progression)
     chords = list(progression.chords)
     chords[index] = _placed(chord, chords, index, key, chords[index], voicing_style)
     return progression.model_copy(update={"chords": chords})

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from muse_tui.compose.humanize import swing_position, unswing_position
 from muse_tui.contracts import Note, Region
+from muse_tui.knowledge import rhythm_table
 from muse_tui.theory.drums import KICK, KICK_ACOUSTIC
 
 from .revision import EditError
@@ -22,7 +23,6 @@ from .revision import EditError
 SNARES = (38, 40, 37)
 CLOSED_HAT = 42
 HATS = frozenset({42, 44, 46})
-MONOPHONIC = frozenset({"bass", "sub_bass", "lead"})
 THIN_SHARE = 0.3  # a "simpler" removes about this share of what can go, per step
 GHOST_VELOCITY = (22, 38)
 GHOST_CEILING = 45  # notes this soft on a snare (or a short bass note) count as ghosts
@@ -43,7 +43,7 @@ def thinned(region: Region, steps: int, groove: Groove, role: str) -> Region:
     if steps <= 0 or not region.notes:
         return region
     notes = sorted(region.notes, key=lambda n: (n.start_beat, n.pitch))
-    drums = role in ("drums", "percussion")
+    drums = role in rhythm_table().tracks.kit_roles
     units = [[n] for n in notes] if drums else _onsets(notes)
     ranked = sorted(
         (u for u in units if _weight(u[0].start_beat, groove) < 4),
@@ -52,7 +52,7 @@ def thinned(region: Region, steps: int, groove: Groove, role: str) -> Region:
     share = 1 - (1 - THIN_SHARE) ** steps
     gone = {id(n) for u in ranked[: math.ceil(len(ranked) * share)] for n in u}
     kept = [n for n in notes if id(n) not in gone]
-    if role in MONOPHONIC:
+    if role in rhythm_table().tracks.monophonic_roles:
         kept = _held_over(kept, [n for n in notes if id(n) in gone], region.length_beats)
     return region.model_copy(update={"notes": kept})
 
@@ -61,7 +61,7 @@ def filled(region: Region, steps: int, groove: Groove, role: str) -> Region:
     """More notes: drums get hats on the 8ths (16ths at two steps), other parts repeat into gaps."""
     if steps <= 0 or not region.notes:
         return region
-    if role in ("drums", "percussion"):
+    if role in rhythm_table().tracks.kit_roles:
         return region.model_copy(update={"notes": _with_hats(region, steps, groove)})
     onsets = _onsets(sorted(region.notes, key=lambda n: (n.start_beat, n.pitch)))
     gap_needed = 1.0 if steps == 1 else 0.5

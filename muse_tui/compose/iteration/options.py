@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 from pydantic import JsonValue
 
+from muse_tui.compose.dials import lifted
 from muse_tui.compose.seeding import derive_rng
 from muse_tui.contracts import (
-    CreativityDials,
     EnrichedProgression,
     Note,
     PipelineIntent,
@@ -131,11 +131,7 @@ def neighbour_genre(intent: PipelineIntent, song: SongState, batch: int) -> str 
 def lifted_intent(intent: PipelineIntent, dials: float, genre: str | None) -> PipelineIntent:
     """The intent with its creativity dials raised and, for E, another genre's harmony mixed in."""
     dna = intent.genre_dna
-    base = intent.creativity_dials or (dna.creativity if dna else None) or CreativityDials()
-    lifted = CreativityDials(
-        harmonic=min(1.0, base.harmonic + dials), rhythmic=min(1.0, base.rhythmic + dials)
-    )
-    updated = intent.model_copy(update={"creativity_dials": lifted})
+    updated = intent.model_copy(update={"creativity_dials": lifted(intent, dials)})
     if genre and dna is not None:
         borrowed = genre_table().get(genre)
         vocabulary = list(dict.fromkeys([*dna.harmonic_vocabulary, *borrowed.harmonic_vocabulary]))

@@ -29,7 +29,6 @@ PART_EDITS = {
     "less_swing": ("swing", -SWING_STEP),
 }
 GHOSTED = ("drums", "bass", "sub_bass")  # the parts ghost notes suit
-KIT_FIRST = ("drums", "percussion")  # written first: the other parts lock to their kick
 
 
 def handles(edit: Edit) -> bool:
@@ -114,4 +113,4 @@ def groove_of(intent: PipelineIntent, song: SongState, role: str) -> Groove:
 
 def writes_first(role: str) -> bool:
     """Whether a part is written before the others (they lock to its kick)."""
-    return role in KIT_FIRST
+    return role in rhythm_table().tracks.kit_roles

@@ -15,6 +15,7 @@ from pydantic import JsonValue
 
 from muse_tui.compose.arrangement import chords_for_section
 from muse_tui.compose.critics.rhythm import density_norm
+from muse_tui.compose.harmony import song_key
 from muse_tui.contracts import (
     EnrichedProgression,
     GenreDNAVector,
@@ -25,8 +26,6 @@ from muse_tui.contracts import (
     Track,
 )
 from muse_tui.theory import ChordSyntaxError, parse_chord
-
-from .chord_edits import song_key_of
 
 
 def outside_share(progression: EnrichedProgression, key_pcs: frozenset[int]) -> float:
@@ -79,7 +78,7 @@ def part_score(song: SongState, intent: PipelineIntent | None, track: Track) -> 
     rhythmic = rhythmic_score(onsets, density_norm(song, intent))
     if track.is_drums or song.progression is None:
         return composite(1.0, rhythmic, 1.0)
-    key_pcs = frozenset(song_key_of(song.progression).pitch_classes)
+    key_pcs = frozenset(song_key(song.progression).pitch_classes)
     outside = sum(n.pitch % 12 not in key_pcs for n in notes) / len(notes)
     off_chord = _off_chord_share(song, notes)
     return composite(harmonic_score(outside), rhythmic, consonance_score(off_chord, 0.0, 0.35))
@@ -87,7 +86,7 @@ def part_score(song: SongState, intent: PipelineIntent | None, track: Track) -> 
 
 def progression_score(progression: EnrichedProgression, dna: GenreDNAVector | None) -> float:
     """A progression: chords outside the key, its length, its tension against the genre's range."""
-    key_pcs = frozenset(song_key_of(progression).pitch_classes)
+    key_pcs = frozenset(song_key(progression).pitch_classes)
     low, high = dna.progression_length if dna else (4, 4)
     rhythmic = 1.0 if low <= len(progression.chords) <= high else 0.75
     tension = sum(c.tension for c in progression.chords) / len(progression.chords)

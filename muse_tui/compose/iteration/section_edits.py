@@ -7,6 +7,7 @@ every part not frozen follows it.
 
 from __future__ import annotations
 
+from muse_tui.compose.assembly import song_end_beat
 from muse_tui.contracts import Arrangement, Section, SongState
 
 from .revision import EditError
@@ -18,8 +19,7 @@ def sections_of(song: SongState) -> list[Section]:
     """The arrangement's sections, or one section over the whole song when there is none."""
     if song.arrangement is not None:
         return list(song.arrangement.sections)
-    end = max((r.end_beat for t in song.tracks for r in t.regions), default=0.0)
-    return [whole_song(max(1, round(end / song.beats_per_bar)))]
+    return [whole_song(max(1, round(song_end_beat(song) / song.beats_per_bar)))]
 
 
 def whole_song(bars: int | None) -> Section:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from muse_tui.compose.harmony import song_key
 from muse_tui.compose.requests import Edit
 from muse_tui.contracts import TEMPO_LIMITS, CreativityDials, GenreDNAVector
 from muse_tui.knowledge.genres import genre_table
 from muse_tui.theory import parse_key
 
-from .chord_edits import song_key_of, transposed
+from .chord_edits import transposed
 from .revision import EditError, Revision
 
 OPERATIONS = ("key", "transpose", "mode", "tempo", "tempo_by", "genre")
@@ -53,9 +54,7 @@ def rebased_dials(
 
 def _key(revision: Revision, edit: Edit) -> None:
     song = revision.song
-    old = (
-        song_key_of(song.progression) if song.progression else parse_key(f"{song.key} {song.mode}")
-    )
+    old = song_key(song)
     try:
         if edit.operation == "transpose":
             new = parse_key(

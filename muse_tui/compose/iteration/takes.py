@@ -7,8 +7,9 @@ its standing edits are applied on top, so "simpler" stays simpler.
 
 from __future__ import annotations
 
+from muse_tui.compose.dials import lifted
 from muse_tui.compose.intent import blend_genres
-from muse_tui.contracts import CreativityDials, PipelineIntent, StandingEdit, Take
+from muse_tui.contracts import PipelineIntent, StandingEdit, Take
 
 STANDING_KINDS = ("density", "ghost_notes", "swing")
 ALL_PARTS = "all"
@@ -56,14 +57,10 @@ def intent_for_take(intent: PipelineIntent, take: Take) -> PipelineIntent:
     if take.is_default:
         return intent
     dna = intent.genre_dna
-    dials = intent.creativity_dials or (dna.creativity if dna else None) or CreativityDials()
-    lifted = CreativityDials(
-        harmonic=min(1.0, max(0.0, dials.harmonic + take.dials)),
-        rhythmic=min(1.0, max(0.0, dials.rhythmic + take.dials)),
-    )
+    dials = lifted(intent, take.dials)
     if dna is not None and take.genre:
         blend = blend_genres([dna.genre.split("+")[0], take.genre], [0.5, 0.5])
         dna = blend.model_copy(update={"genre": dna.genre, "display_name": dna.display_name})
     if dna is not None and take.style and take.role in STYLE_FIELD:
         dna = dna.model_copy(update={STYLE_FIELD[take.role]: take.style})
-    return intent.model_copy(update={"creativity_dials": lifted, "genre_dna": dna})
+    return intent.model_copy(update={"creativity_dials": dials, "genre_dna": dna})

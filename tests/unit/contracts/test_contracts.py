@@ -300,24 +300,6 @@ def test_pipeline_config_defaults() -> None:
     assert config.skip_stages == []
 
 
-def test_default_sensitivity_map() -> None:
-    table = c.default_sensitivity_map()
-    assert "key" not in table["drums"].sensitive_to
-    assert {"key", "progression"} <= set(table["bass"].sensitive_to)
-    assert table["progression"].regeneration_cost == "expensive"
-    assert table["preset"].regeneration_stage == 5
-    assert set(table) == {
-        "drums",
-        "bass",
-        "chords",
-        "lead",
-        "preset",
-        "effectChain",
-        "arrangement",
-        "progression",
-    }
-
-
 def test_ids() -> None:
     assert re.fullmatch(r"session-20261122-[0-9a-z]{6}", c.new_session_id(datetime(2026, 11, 22)))
     assert c.new_id(random.Random(1)) == c.new_id(random.Random(1))

@@ -8,13 +8,26 @@ from pathlib import Path
 
 import pytest
 
-from muse_tui.contracts import default_sensitivity_map
 from muse_tui.knowledge import BUNDLED_SKILLS, SkillFileError, sensitivity_map
 from muse_tui.knowledge.sensitivity import SENSITIVITY_FILE
 
 
-def test_the_skill_file_holds_the_map_the_engine_uses_today() -> None:
-    assert sensitivity_map() == default_sensitivity_map()
+def test_the_bundled_map_says_what_each_part_listens_to() -> None:
+    table = sensitivity_map()
+    assert "key" not in table["drums"].sensitive_to
+    assert {"key", "progression"} <= set(table["bass"].sensitive_to)
+    assert table["progression"].regeneration_cost == "expensive"
+    assert table["preset"].regeneration_stage == 5
+    assert set(table) == {
+        "drums",
+        "bass",
+        "chords",
+        "lead",
+        "preset",
+        "effectChain",
+        "arrangement",
+        "progression",
+    }
 
 
 def _broken(tmp_path: Path, name: str, entry: dict[str, object]) -> Path:
