@@ -171,7 +171,7 @@ class StudioApp(App[None]):
 
     @on(PreviewRequested)
     def _preview(self, message: PreviewRequested) -> None:
-        self.studio.listen(lambda: self.audition.preview(message.song))
+        self.studio.listening.listen(lambda: self.audition.preview(message.song))
 
     @on(PlaybackRequested)
     def _engine_playback(self, message: PlaybackRequested) -> None:
@@ -179,10 +179,14 @@ class StudioApp(App[None]):
         self.play_when_loaded = True
 
     def play_track_alone(self, track: Track) -> None:
-        self.studio.listen(lambda: (self.audition.toggle_alone(track), self.audition.play(0)))
+        self.studio.listening.listen(
+            lambda: (self.audition.toggle_alone(track), self.audition.play(0))
+        )
 
     def loop_section(self, section: Section) -> None:
-        self.studio.listen(lambda: (self.audition.toggle_loop(section), self.audition.play(0)))
+        self.studio.listening.listen(
+            lambda: (self.audition.toggle_loop(section), self.audition.play(0))
+        )
 
     # ── settings ────────────────────────────────────────────────────────────
 
@@ -205,7 +209,7 @@ class StudioApp(App[None]):
         self._save(new)
         self._use_theme(new.theme)
         self._use_keymap(new.keymap)
-        self.studio.refresh_audition()
+        self.studio.listening.refresh_audition()
         self.notify("Settings saved.", timeout=3)
 
     def switch_theme(self, name: str) -> None:
@@ -215,7 +219,7 @@ class StudioApp(App[None]):
     def choose_port(self, name: str | None) -> None:
         self.audition.choose_port(name)
         self._save(self.settings.model_copy(update={"midi_port": name}))
-        self.studio.refresh_audition()
+        self.studio.listening.refresh_audition()
         self.notify(
             f"Auditioning through {name or 'the virtual muse-studio port'} from the next play."
         )

@@ -11,7 +11,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from muse_tui.contracts import STAGE_NAMES
 from muse_tui.store.sessions import list_sessions
 
-from .editing import elements_of
+from .comparison import elements_of
 from .widgets.prompt import PromptInput
 
 if TYPE_CHECKING:
