@@ -11,8 +11,6 @@ from typing import TYPE_CHECKING
 from textual.css.query import NoMatches
 from textual.widget import Widget
 
-from .widgets.compare import CompareView
-
 if TYPE_CHECKING:
     from .app import StudioApp
     from .comparison import Comparison
@@ -33,6 +31,8 @@ class Comparing(Widget):
 
     def open(self, comparison: Comparison) -> None:
         """Show the variants where the piano roll was (a new batch replaces the cards)."""
+        from .widgets.compare import CompareView
+
         self.comparison = comparison
         song = comparison.pipeline.song_state
         total = song.arrangement.total_bars * song.beats_per_bar if song.arrangement else 0.0
@@ -58,7 +58,7 @@ class Comparing(Widget):
         self.comparison = None
         self.app.audition.end_variants()
         screen = self.screen
-        for view in screen.query(CompareView):
+        for view in screen.query("#compare"):
             view.remove()
         screen.query_one("#left").remove_class("-comparing")
         screen.query_one("#roll").display = True

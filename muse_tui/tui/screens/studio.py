@@ -31,7 +31,6 @@ from ..listening import Listening
 from ..messages import PipelineEventMessage, SongLoaded
 from ..session import OpenSong
 from ..widgets.arrangement import ArrangementView
-from ..widgets.compare import CompareView
 from ..widgets.history import HistoryPane
 from ..widgets.notes_log import NotesLog
 from ..widgets.piano_roll import PianoRoll
@@ -49,6 +48,7 @@ if TYPE_CHECKING:
 
     from ..app import StudioApp
     from ..comparison import Comparison
+    from ..widgets.compare import CompareView
 
 LETTER_ACTIONS = {"toggle_play", "track_alone", "loop_section", "mute", "solo", "alternatives"}
 EDIT_ACTIONS = {"undo", "redo", "alternatives"}
@@ -310,22 +310,18 @@ class StudioScreen(Screen[None]):
         else:
             self.compare(TrackElement(track_id=track.id, role=track.role))
 
-    @on(CompareView.Audition)
-    def _audition_variant(self, message: CompareView.Audition) -> None:
+    def on_compare_view_audition(self, message: CompareView.Audition) -> None:
         self.comparing.hear(message.index)
 
-    @on(CompareView.Chosen)
-    def _variant_chosen(self, message: CompareView.Chosen) -> None:
+    def on_compare_view_chosen(self, message: CompareView.Chosen) -> None:
         self.editor.choose(message.set_id, message.index)
 
-    @on(CompareView.NewBatch)
-    def _new_batch(self, message: CompareView.NewBatch) -> None:
+    def on_compare_view_new_batch(self, message: CompareView.NewBatch) -> None:
         if self.comparison is not None:
             alt_set = self.comparison.alt_set
             self.editor.compare(alt_set.element, batch=alt_set.batch + 1)
 
-    @on(CompareView.Closed)
-    def _comparison_closed(self) -> None:
+    def on_compare_view_closed(self) -> None:
         self.comparing.close()
 
     def action_focus_prompt(self) -> None:

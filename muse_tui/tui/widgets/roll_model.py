@@ -11,10 +11,10 @@ import bisect
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from muse_tui.contracts import Note
-from muse_tui.theory.drums import drum_name
-from muse_tui.theory.pitch import midi_to_name
+if TYPE_CHECKING:
+    from muse_tui.contracts import Note
 
 BLACK_KEYS = frozenset({1, 3, 6, 8, 10})
 MIN_ROWS = 24  # at least two octaves, so a sparse part still reads as a keyboard
@@ -63,6 +63,8 @@ class RollModel:
 
     def _rows(self) -> list[RollRow]:
         if self.drums:
+            from muse_tui.theory.drums import drum_name  # loaded with the first song shown
+
             return [RollRow(p, drum_name(p), False) for p in sorted(self.by_pitch, reverse=True)]
         if not self.by_pitch:
             low, high = 48, 72
@@ -72,6 +74,8 @@ class RollModel:
             if missing > 0:
                 low, high = low - missing // 2, high + missing - missing // 2
         low, high = max(low, 0), min(high, 127)
+        from muse_tui.theory.pitch import midi_to_name
+
         return [RollRow(p, midi_to_name(p), p % 12 in BLACK_KEYS) for p in range(high, low - 1, -1)]
 
     def row_of(self, pitch: int) -> int | None:
