@@ -34,6 +34,7 @@ DEFERRED = [
     "mido",
     "muse_tui.knowledge",
     "muse_tui.compose",
+    "muse_tui.theory",
     "muse_tui.store.checkpoint",
     "muse_tui.store.sessions",
     "muse_tui.contracts.editing",
