@@ -1,7 +1,9 @@
 """Bench the studio as a producer meets it: `muse-studio` in a pseudo-terminal.
 
-Prints two figures:
-  * cold start: from launching `muse-studio` to its first rendered frame (target < 1 s);
+Prints three figures:
+  * cold start: from launching `muse-studio` to its first rendered frame, beside a bare
+    Textual app (one `Static`) started the same way in the same run, and their ratio
+    (target: the studio within 1.2× the bare app);
   * key press → repaint while scrolling a piano roll of 2,000+ notes (target < 50 ms median).
 
 The bench plays the terminal: it answers Textual's synchronized-output query, so
@@ -44,17 +46,28 @@ SYNC_QUERY, SYNC_REPLY, SYNC_END = b"\x1b[?2026$p", b"\x1b[?2026;2$y", b"\x1b[?2
 RIGHT, ESCAPE, TAB, ENTER, CTRL_O, CTRL_Q = b"\x1b[C", b"\x1b", b"\t", b"\r", b"\x0f", b"\x11"
 SESSION = "session-20261122-bench0"
 MUSE_STUDIO = Path(sys.executable).with_name("muse-studio")
+#: The yardstick: the least a Textual app does to paint its first frame.
+BARE_APP = """
+from textual.app import App
+from textual.widgets import Static
+
+class Bare(App):
+    def compose(self):
+        yield Static("Stages")
+
+Bare().run()
+"""
 
 
 class Terminal:
     """A pseudo-terminal running one program; the bench reads its frames and types into it."""
 
-    def __init__(self, env: dict[str, str], cwd: Path) -> None:
+    def __init__(self, env: dict[str, str], cwd: Path, argv: list[str] | None = None) -> None:
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
         self.started = time.perf_counter()
         self.process = subprocess.Popen(
-            [str(MUSE_STUDIO)], stdin=slave, stdout=slave, stderr=slave,
+            argv or [str(MUSE_STUDIO)], stdin=slave, stdout=slave, stderr=slave,
             env=env, cwd=cwd, start_new_session=True,
         )  # fmt: skip
         os.close(slave)
@@ -165,18 +178,26 @@ def environment(folder: Path) -> dict[str, str]:
     return env
 
 
-def cold_start(runs: int) -> list[float]:
-    times = []
+def first_frame(argv: list[str] | None) -> float:
+    """Seconds from launching the program to the first frame that says "Stages"."""
+    folder = Path(tempfile.mkdtemp(prefix="muse-bench-"))
+    terminal = Terminal(environment(folder), folder, argv)
+    try:
+        seconds = terminal.wait_for(b"Stages") - terminal.started
+        terminal.drain()
+        return seconds
+    finally:
+        terminal.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def cold_start(runs: int) -> tuple[list[float], list[float]]:
+    """(studio, bare app) first frames, taken in turn so both meet the same machine load."""
+    studio, bare = [], []
     for _ in range(runs):
-        folder = Path(tempfile.mkdtemp(prefix="muse-bench-"))
-        terminal = Terminal(environment(folder), folder)
-        try:
-            times.append(terminal.wait_for(b"Stages") - terminal.started)
-            terminal.drain()
-        finally:
-            terminal.close()
-            shutil.rmtree(folder, ignore_errors=True)
-    return times
+        studio.append(first_frame(None))
+        bare.append(first_frame([sys.executable, "-c", BARE_APP]))
+    return studio, bare
 
 
 def scroll_latency(presses: int) -> tuple[int, list[float]]:
@@ -219,9 +240,16 @@ def main() -> int:
     if not MUSE_STUDIO.exists():
         print(f"{MUSE_STUDIO} is missing: pip install -e . first", file=sys.stderr)
         return 2
-    ok = report("cold start → first frame of muse-studio", cold_start(args.runs), 1000)
-    notes, latencies = scroll_latency(args.presses)
-    ok &= report(f"key → repaint, piano roll of {notes} notes", latencies, 50)
+    studio, bare = cold_start(args.runs)
+    ok = report("cold start → first frame of muse-studio", studio, 1000)
+    report("cold start → first frame of a bare Textual app", bare, 1000)
+    ratio = statistics.median(studio) / statistics.median(bare)
+    verdict = "ok" if ratio <= 1.2 else "SLOWER THAN TARGET"
+    print(f"{'studio / bare app (medians)':<44} {ratio:.2f}×   (target ≤ 1.2×: {verdict})")
+    ok &= ratio <= 1.2
+    if args.presses:  # --presses 0: the start-up figures only
+        notes, latencies = scroll_latency(args.presses)
+        ok &= report(f"key → repaint, piano roll of {notes} notes", latencies, 50)
     return 0 if ok else 1
 
 

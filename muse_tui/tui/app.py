@@ -15,24 +15,13 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.theme import Theme
 
-if TYPE_CHECKING:
-    from muse_tui.engine.orchestrator import Orchestrator
-
-from muse_tui.contracts import PipelineConfig, Section, Track
-from muse_tui.store.atomic import WriteFailed
-from muse_tui.store.sessions import list_sessions
-from muse_tui.store.sessions import sessions_root as default_sessions_root
-from muse_tui.store.settings import Settings, load_settings, save_settings, settings_path
+from muse_tui.store.settings import load_settings
 
 from .auditioning import Audition, EnginePlayback
 from .commands import StudioCommands
 from .config import StudioConfig
 from .gate import MessageSink, StudioGate
-from .keys import binding_areas, known_binding_ids
 from .messages import FilesChanged, OpenSession, PlaybackRequested, PreviewRequested
-from .screens.help import HelpScreen
-from .screens.sessions import SessionsScreen
-from .screens.settings import SettingsScreen
 from .screens.studio import StudioScreen
 from .themes import (
     FALLBACK_THEME,
@@ -42,6 +31,13 @@ from .themes import (
     studio_variable_defaults,
 )
 from .watch import changes, reload_skills
+
+if TYPE_CHECKING:  # the engine, the pipeline's contracts and the other screens load on first use
+    from muse_tui.contracts import PipelineConfig, Section, Track
+    from muse_tui.engine.orchestrator import Orchestrator
+    from muse_tui.store.settings import Settings
+
+    from .screens.settings import SettingsScreen
 
 
 class StudioApp(App[None]):
@@ -92,6 +88,9 @@ class StudioApp(App[None]):
     def on_mount(self) -> None:
         for notice in self.notices:
             self.notify(notice, title="Settings", severity="warning", timeout=10)
+
+    def on_ready(self) -> None:
+        """The first frame is painted: now what it did not need (sessions, skills, watchers)."""
         self.load_history()
         if self.config.watch:
             self.watch_files("themes", list(self.config.themes_dirs))
@@ -107,6 +106,8 @@ class StudioApp(App[None]):
     # ── the engine ──────────────────────────────────────────────────────────
 
     def sessions_root(self) -> Path:
+        from muse_tui.store.sessions import sessions_root as default_sessions_root
+
         return self.config.sessions_root or default_sessions_root(self.settings.sessions_dir)
 
     def orchestrator(self, root: Path | None = None) -> Orchestrator:
@@ -124,6 +125,8 @@ class StudioApp(App[None]):
         )
 
     def pipeline_config(self) -> PipelineConfig:
+        from muse_tui.contracts import PipelineConfig
+
         # Auto-play at S8 only when a port is already open: no surprise errors without one.
         return PipelineConfig(
             approval_gates=list(self.settings.approval_gates),
@@ -137,6 +140,8 @@ class StudioApp(App[None]):
 
     @work(thread=True, group="history", exit_on_error=False)
     def load_history(self) -> None:
+        from muse_tui.store.sessions import list_sessions
+
         prompts = [s.prompt for s in reversed(list_sessions(self.sessions_root())) if s.prompt]
         self.call_from_thread(self._set_history, prompts)
 
@@ -148,15 +153,24 @@ class StudioApp(App[None]):
     # ── screens ─────────────────────────────────────────────────────────────
 
     def action_help(self) -> None:
+        from .keys import binding_areas
+        from .screens.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(binding_areas(), self.settings.keymap))
 
     def action_sessions(self) -> None:
+        from .screens.sessions import SessionsScreen
+
         if not isinstance(self.screen, SessionsScreen):
             busy = self.studio.run_session_id if self.studio.running else None
             self.push_screen(SessionsScreen(self.sessions_root(), busy))
 
     def action_settings(self) -> None:
+        from muse_tui.store.settings import settings_path
+
+        from .screens.settings import SettingsScreen
+
         if not isinstance(self.screen, SettingsScreen):
             path = str(self.config.settings_path or settings_path())
             themes = sorted(self.available_themes)
@@ -171,7 +185,7 @@ class StudioApp(App[None]):
 
     @on(PreviewRequested)
     def _preview(self, message: PreviewRequested) -> None:
-        self.studio.listen(lambda: self.audition.preview(message.song))
+        self.studio.listening.listen(lambda: self.audition.preview(message.song))
 
     @on(PlaybackRequested)
     def _engine_playback(self, message: PlaybackRequested) -> None:
@@ -179,14 +193,21 @@ class StudioApp(App[None]):
         self.play_when_loaded = True
 
     def play_track_alone(self, track: Track) -> None:
-        self.studio.listen(lambda: (self.audition.toggle_alone(track), self.audition.play(0)))
+        self.studio.listening.listen(
+            lambda: (self.audition.toggle_alone(track), self.audition.play(0))
+        )
 
     def loop_section(self, section: Section) -> None:
-        self.studio.listen(lambda: (self.audition.toggle_loop(section), self.audition.play(0)))
+        self.studio.listening.listen(
+            lambda: (self.audition.toggle_loop(section), self.audition.play(0))
+        )
 
     # ── settings ────────────────────────────────────────────────────────────
 
     def _save(self, settings: Settings) -> None:
+        from muse_tui.store.atomic import WriteFailed
+        from muse_tui.store.settings import save_settings
+
         self.settings = settings
         try:
             save_settings(settings, self.config.settings_path)
@@ -197,15 +218,14 @@ class StudioApp(App[None]):
                 severity="error",
             )
 
-    @on(SettingsScreen.Saved)
-    def _settings_saved(self, message: SettingsScreen.Saved) -> None:
+    def on_settings_screen_saved(self, message: SettingsScreen.Saved) -> None:
         new, old = message.settings, self.settings
         if new.midi_port != old.midi_port:
             self.audition.choose_port(new.midi_port)
         self._save(new)
         self._use_theme(new.theme)
         self._use_keymap(new.keymap)
-        self.studio.refresh_audition()
+        self.studio.listening.refresh_audition()
         self.notify("Settings saved.", timeout=3)
 
     def switch_theme(self, name: str) -> None:
@@ -215,7 +235,7 @@ class StudioApp(App[None]):
     def choose_port(self, name: str | None) -> None:
         self.audition.choose_port(name)
         self._save(self.settings.model_copy(update={"midi_port": name}))
-        self.studio.refresh_audition()
+        self.studio.listening.refresh_audition()
         self.notify(
             f"Auditioning through {name or 'the virtual muse-studio port'} from the next play."
         )
@@ -234,7 +254,9 @@ class StudioApp(App[None]):
         self.theme = FALLBACK_THEME
 
     def _use_keymap(self, keymap: dict[str, str]) -> None:
-        unknown = sorted(set(keymap) - known_binding_ids())
+        from .keys import known_binding_ids  # every screen's bindings: only for a keymap
+
+        unknown = sorted(set(keymap) - known_binding_ids()) if keymap else []
         if unknown:
             message = (
                 f"The keymap names {', '.join(unknown)}, which no key has; "

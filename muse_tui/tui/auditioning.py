@@ -14,13 +14,11 @@ from typing import TYPE_CHECKING, Protocol
 
 from textual.message_pump import MessagePump
 
-from muse_tui.contracts import Section, SongState, Track
-from muse_tui.engine.protocols import PlaybackUnavailable
-
 from .messages import PlaybackRequested
 
 if TYPE_CHECKING:  # loaded on first play: rtmidi and the skills tables are not needed to start
     from muse_tui.audition import Playhead
+    from muse_tui.contracts import Section, SongState, Track
 
 
 def midi_port_hint() -> str:
@@ -299,6 +297,8 @@ class EnginePlayback:
         self._target = target
 
     def start(self, song: SongState) -> None:
+        from muse_tui.engine.protocols import PlaybackUnavailable
+
         if self._audition.player is None:
             raise PlaybackUnavailable("no MIDI output is open in the studio", midi_port_hint())
         self._target.post_message(PlaybackRequested(song))

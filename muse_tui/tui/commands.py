@@ -8,10 +8,6 @@ from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from muse_tui.contracts import STAGE_NAMES
-from muse_tui.store.sessions import list_sessions
-
-from .editing import elements_of
 from .widgets.prompt import PromptInput
 
 if TYPE_CHECKING:
@@ -33,6 +29,9 @@ class StudioCommands(Provider):
         self._commands = self._gather()
 
     def _gather(self) -> list[Command]:
+        from muse_tui.contracts import STAGE_NAMES
+        from muse_tui.store.sessions import list_sessions
+
         app = self.studio_app
         studio = app.studio
         commands: list[Command] = []
@@ -116,6 +115,8 @@ class StudioCommands(Provider):
 
 def _edit_commands(studio: StudioScreen) -> list[Command]:
     """Undo, redo, and alternatives for everything in the open song."""
+    from .comparison import elements_of
+
     commands: list[Command] = []
     if (last := studio.last_change) is not None:
         commands.append(

@@ -11,12 +11,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from muse_tui.engine.protocols import EventSink
-from muse_tui.engine.stages import StageRegistry
 from muse_tui.store.settings import config_dir
 
-from .auditioning import OpenPlayer, open_real_player
+from .auditioning import open_real_player
+
+if TYPE_CHECKING:  # the engine loads when the first run starts
+    from muse_tui.engine.protocols import EventSink
+    from muse_tui.engine.stages import StageRegistry
+
+    from .auditioning import OpenPlayer
 
 #: Themes shipped beside the package (the repository's `themes/` folder).
 BUNDLED_THEMES = Path(__file__).resolve().parents[2] / "themes"

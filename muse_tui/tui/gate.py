@@ -11,19 +11,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.message_pump import MessagePump
 from textual.screen import Screen
 
-from muse_tui.contracts import Ambiguity, Decision, PipelineEvent
-from muse_tui.engine.protocols import ApprovalRequest
-
 from .messages import PipelineEventMessage
-from .screens.ambiguity import AmbiguityModal
-from .screens.approval import ApprovalModal
-from .screens.confirm import ConfirmModal
+
+if TYPE_CHECKING:  # the engine and the modals load with the first run
+    from muse_tui.contracts import Ambiguity, Decision, PipelineEvent
+    from muse_tui.engine.protocols import ApprovalRequest
 
 ANSWER_POLL_S = 0.25  # how often a waiting thread checks that the app is still there
 
@@ -46,9 +44,13 @@ class StudioGate:
         self._on_answered = on_answered  # e.g. stop a preview the modal started
 
     async def review(self, request: ApprovalRequest) -> Decision:
+        from .screens.approval import ApprovalModal
+
         return await self._answer(ApprovalModal(request), "cancel")
 
     async def ask(self, question: Ambiguity) -> str | None:
+        from .screens.ambiguity import AmbiguityModal
+
         return await self._answer(AmbiguityModal(question), None)
 
     async def _answer(self, modal: Screen[Any], on_cancel: Any) -> Any:
@@ -77,9 +79,14 @@ class ThreadGate:
         self._app = app
 
     async def review(self, request: ApprovalRequest) -> Decision:
+        from .screens.approval import ApprovalModal
+
         return self._wait(ApprovalModal(request)) or "cancel"
 
     async def ask(self, question: Ambiguity) -> str | None:
+        from .screens.ambiguity import AmbiguityModal
+        from .screens.confirm import ConfirmModal
+
         if sorted(question.options) == ["no", "yes"]:
             yes = self._wait(ConfirmModal("Before changing the song", question.reason))
             return "yes" if yes else "no"

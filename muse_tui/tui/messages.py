@@ -11,10 +11,9 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from muse_tui.contracts import ComposerPipeline, PipelineEvent, SongState
-
-if TYPE_CHECKING:  # the audition package (and rtmidi) loads on first play, not at start
+if TYPE_CHECKING:  # nothing here is needed to paint the first frame
     from muse_tui.audition import Playhead
+    from muse_tui.contracts import ComposerPipeline, PipelineEvent, SongState
 
 
 class PipelineEventMessage(Message):

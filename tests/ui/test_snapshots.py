@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from muse_tui.tui.listening import Listening
 from muse_tui.tui.screens.ambiguity import AmbiguityModal
 from muse_tui.tui.screens.approval import ApprovalModal
 from muse_tui.tui.widgets.arrangement import ArrangementView
@@ -126,7 +127,7 @@ def test_playback_with_playhead(snap_compare, size) -> None:
         await open_finished(pilot)
         await pilot.press("l", "space")
         players.last.position = (14, 2.0)
-        pilot.app.studio._read_playhead()
+        pilot.app.studio.query_one(Listening).read_playhead()
         await pilot.pause()
 
     assert snap_compare(studio(players=players), terminal_size=size, run_before=run_before)

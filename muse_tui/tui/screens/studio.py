@@ -1,14 +1,17 @@
-"""The main screen: prompt, stage tracker, arrangement, piano roll, history, notes, transport.
+"""The main screen: the layout, the open song, and the keys; each area's work is a collaborator.
 
-Engine events, finished runs, edits and the playhead arrive as messages; only
-the handlers here touch the panes. Composing lives in `run.py`, changing the
-open song (modify, undo, alternatives) in `editing.py`.
+`session` (an `OpenSong`) is the one source of truth for what is open: the panes
+watch it (`follow_open_song`). The collaborators are composed beside the panes
+and show nothing: `Composer` runs the pipeline, `Editor` changes the open
+session, `Comparing` shows and plays alternatives, `Listening` drives the
+player and the transport. They report with typed messages; the handlers here
+set `session`. A new pane is one widget that follows the open song plus one
+line in `compose()`.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -17,15 +20,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.timer import Timer
+from textual.reactive import reactive
+from textual.screen import Screen
 from textual.widgets import Footer
 
-from muse_tui.contracts import ComposerPipeline, SongState
-
-from ..auditioning import AuditionUnavailable
-from ..editing import EditingScreen
-from ..messages import AuditionChanged, PipelineEventMessage, PlayheadMoved, SongLoaded
-from ..run_state import RunState
+from ..comparing import Comparing
+from ..composing import Composer
+from ..editing import Editor
+from ..listening import Listening
+from ..messages import PipelineEventMessage, SongLoaded
+from ..session import OpenSong
 from ..widgets.arrangement import ArrangementView
 from ..widgets.history import HistoryPane
 from ..widgets.notes_log import NotesLog
@@ -35,15 +39,23 @@ from ..widgets.tracker import StageTracker
 from ..widgets.transport import TransportBar
 
 if TYPE_CHECKING:
-    from ..app import StudioApp
+    from muse_tui.contracts import (
+        AlternativeElement,
+        ComposerPipeline,
+        HistoryEntry,
+        SongState,
+    )
 
-PLAYHEAD_HZ = 30
+    from ..app import StudioApp
+    from ..comparison import Comparison
+    from ..widgets.compare import CompareView
+
 LETTER_ACTIONS = {"toggle_play", "track_alone", "loop_section", "mute", "solo", "alternatives"}
 EDIT_ACTIONS = {"undo", "redo", "alternatives"}
 
 
-class StudioScreen(EditingScreen):
-    """Where the producer composes, watches, approves and listens."""
+class StudioScreen(Screen[None]):
+    """Where the producer composes, watches, approves, changes and listens."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle_play", "Play", id="audition.play",
@@ -70,18 +82,19 @@ class StudioScreen(EditingScreen):
                 tooltip="Leave the prompt so the studio keys work"),
     ]  # fmt: skip
 
-    app: StudioApp  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__(id="studio")
-        self.song: SongState | None = None
-        self.session_dir: Path | None = None
-        self.pipeline: ComposerPipeline | None = None
-        self._poll: Timer | None = None
-
     AUTO_FOCUS = "#prompt"
     PROMPT_TITLE = "Prompt — enter composes, ctrl+n new line"
     EDIT_PROMPT_TITLE = "Prompt — say what to change (“bass simpler”), or a new song"
+
+    app: StudioApp  # type: ignore[assignment]
+    session: reactive[OpenSong | None] = reactive(None, init=False)
+
+    def __init__(self) -> None:
+        super().__init__(id="studio")
+        self.composer = Composer(id="composer")
+        self.editor = Editor(id="editor")
+        self.listening = Listening(id="listening")
+        self.comparing = Comparing(self.listening, id="comparing")
 
     def compose(self) -> ComposeResult:
         cfg = self.app.config
@@ -103,11 +116,54 @@ class StudioScreen(EditingScreen):
             yield Vertical(*right, id="right")
         yield TransportBar(id="transport")
         yield Footer(compact=True)
+        yield from (self.composer, self.editor, self.comparing, self.listening)
 
     def on_mount(self) -> None:
         self.query_one(HistoryPane).display = False  # until a session is open
         with contextlib.suppress(NoMatches):  # ctrl+q pressed before the first frame
-            self.refresh_audition()
+            self.listening.refresh_audition()
+
+    # ── what is open ────────────────────────────────────────────────────────
+
+    @property
+    def song(self) -> SongState | None:
+        return self.session.song if self.session else None
+
+    @property
+    def pipeline(self) -> ComposerPipeline | None:
+        return self.session.pipeline if self.session else None
+
+    @property
+    def session_dir(self) -> Path | None:
+        return self.session.folder if self.session else None
+
+    @property
+    def editable(self) -> bool:
+        return self.session is not None and self.session.editable
+
+    @property
+    def last_change(self) -> HistoryEntry | None:
+        return self.session.last_change if self.session else None
+
+    @property
+    def next_redo(self) -> HistoryEntry | None:
+        return self.session.next_redo if self.session else None
+
+    @property
+    def comparison(self) -> Comparison | None:
+        return self.comparing.comparison
+
+    @property
+    def running(self) -> bool:
+        return self.composer.running
+
+    @property
+    def run_session_id(self) -> str:
+        return self.query_one(StageTracker).state.session_id
+
+    @property
+    def log_pane(self) -> NotesLog:
+        return self.query_one(NotesLog)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # In the prompt these letters type; the footer should not promise otherwise.
@@ -121,11 +177,33 @@ class StudioScreen(EditingScreen):
             return self.editable
         return True
 
-    # ── panes ───────────────────────────────────────────────────────────────
+    def watch_session(self, old: OpenSong | None, new: OpenSong | None) -> None:
+        """What comes before the panes see the song: the player, the prompt, the keys."""
+        if new is None:
+            return
+        audition = self.app.audition
+        if new.edited:  # the same song, changed: same place, and it keeps playing
+            if old is None or new.song is not old.song:
+                audition.reload(new.song)
+                self.listening.refresh_audition()
+            return
+        if self.comparison is not None:
+            self.comparing.close()
+        audition.load(new.song)
+        prompt = self.query_one(PromptInput)
+        prompt.border_title = self.EDIT_PROMPT_TITLE if new.editable else self.PROMPT_TITLE
+        prompt.expect_changes(new.editable)
+        pipeline = new.pipeline
+        if new.editable and pipeline and prompt.text.strip() == pipeline.raw_prompt.strip():
+            prompt.clear()  # ready for what to change; ↑ brings the prompt back
+        self.refresh_bindings()
+        self.sub_title = new.folder.name if new.folder else ""
+        self.listening.update_transport()
+        if self.app.play_when_loaded:  # after the panes: play from the selected section
+            self.app.play_when_loaded = False
+            self.call_after_refresh(self.listening.act, "play")
 
-    @property
-    def log_pane(self) -> NotesLog:
-        return self.query_one(NotesLog)
+    # ── what the collaborators report ───────────────────────────────────────
 
     @on(PipelineEventMessage)
     def _pipeline_event(self, message: PipelineEventMessage) -> None:
@@ -134,48 +212,43 @@ class StudioScreen(EditingScreen):
 
     @on(SongLoaded)
     def _song_loaded(self, message: SongLoaded) -> None:
-        self.show_song(message.song, message.session_dir, message.pipeline, opened=message.opened)
+        self.session = OpenSong(
+            message.song, message.session_dir, message.pipeline, opened=message.opened
+        )
 
-    def show_song(
-        self,
-        song: SongState,
-        session_dir: Path | None,
-        pipeline: ComposerPipeline | None,
-        *,
-        opened: bool = False,
-    ) -> None:
+    @on(Editor.Edited)
+    def _edited(self, message: Editor.Edited) -> None:
+        """Show what an edit did: the song, its history, the files, and what to hear."""
+        result, session = message.result, self.session
+        if session is None:
+            return
+        changed = result.song_state != (session.pipeline.song_state if session.pipeline else None)
         if self.comparison is not None:
-            self.close_comparison()
-        self.song, self.session_dir, self.pipeline = song, session_dir, pipeline
-        self.app.audition.load(song)
-        if opened and pipeline is not None and not self.running:
-            self.query_one(StageTracker).show_state(RunState.from_pipeline(pipeline))
-        self.query_one(ArrangementView).set_song(song)
-        self._show_history()
-        prompt = self.query_one(PromptInput)
-        prompt.border_title = self.EDIT_PROMPT_TITLE if self.editable else self.PROMPT_TITLE
-        prompt.expect_changes(self.editable)
-        if self.editable and pipeline and prompt.text.strip() == pipeline.raw_prompt.strip():
-            prompt.clear()  # ready for what to change; ↑ brings the prompt back
-        self.refresh_bindings()
-        self.sub_title = session_dir.name if session_dir else ""
-        if opened and session_dir is not None and pipeline is not None:
-            self.log_pane.say(f"Opened {session_dir.name}: {pipeline.raw_prompt}", "bold")
-        notes = session_dir / "notes" / "producer-notes.md" if session_dir else None
-        if notes is not None and notes.is_file():
-            try:
-                self.log_pane.show_notes(notes.read_text(encoding="utf-8"))
-            except OSError as exc:
-                self.log_pane.say(f"The producer notes could not be read ({exc}).", "warning")
-        self._update_transport()
-        if self.app.play_when_loaded:
-            self.app.play_when_loaded = False
-            self._audition("play")
+            self.comparing.close()  # a pick, or a change that makes the variants stale
+        self.session = session.changed(result.pipeline, result.song_state if changed else None)
+        summary = result.summary
+        if result.status == "not_understood":
+            summary += " For a new song instead, start with “new song:”."
+        self.log_pane.say(summary, "bold" if changed else "")
+        if result.updated_files:
+            self.log_pane.say(f"Rewrote {_files(result.updated_files)}.", "dim")
+        self.notify(summary, timeout=4)
+
+    @on(Editor.ComparisonMade)
+    def _comparison_made(self, message: Editor.ComparisonMade) -> None:
+        if self.session is not None:
+            self.session = self.session.changed(message.comparison.pipeline)
+        self.comparing.open(message.comparison)
+
+    @on(Editor.ComposeRequested)
+    def _compose_requested(self, message: Editor.ComposeRequested) -> None:
+        if self.comparison is not None and not self.editor.editing:
+            self.comparing.close()
+        self.start_compose(message.text)
 
     @on(ArrangementView.Selected)
     def _selected(self, message: ArrangementView.Selected) -> None:
-        roll = self.query_one(PianoRoll)
-        song = self.song
+        roll, song = self.query_one(PianoRoll), self.song
         if song is None:
             return
         total = song.arrangement.total_bars * song.beats_per_bar if song.arrangement else 0.0
@@ -187,15 +260,69 @@ class StudioScreen(EditingScreen):
         where = f" · {message.section.name}" if message.section else ""
         roll.border_title = f"Piano roll · {track.name if track else 'no track'}{where}"
 
-    def show_edited(self, song: SongState) -> None:
-        """The open song, changed: same place in the arrangement, and it keeps playing."""
-        self.song = song
-        self.app.audition.reload(song)
-        view = self.query_one(ArrangementView)
-        view.set_song(song, keep_place=True)
-        self.refresh_audition()
+    # ── what the producer asks for ──────────────────────────────────────────
 
-    # ── focus ───────────────────────────────────────────────────────────────
+    @on(PromptInput.Submitted)
+    def _prompt_submitted(self, message: PromptInput.Submitted) -> None:
+        self.editor.take_prompt(message.text)
+
+    def took_prompt(self, text: str) -> None:
+        """The prompt's line was taken as a change: clear it (↑ brings it back)."""
+        prompt = self.query_one(PromptInput)
+        if prompt.text.strip() == text:
+            prompt.clear()
+
+    def start_compose(self, prompt: str) -> None:
+        """Compose a new song from the prompt (one run at a time)."""
+        if self.composer.start(prompt):
+            self.query_one(ArrangementView).focus()  # so space, m, s… work while it composes
+
+    def open_session(self, session_dir: Path, *, resume: bool = False) -> None:
+        self.composer.open_session(session_dir, resume=resume)
+
+    def compare(self, element: AlternativeElement) -> None:
+        self.editor.compare(element)
+
+    def action_cancel_run(self) -> None:
+        self.composer.cancel()
+
+    def action_undo(self) -> None:
+        self.editor.undo(1)
+
+    def action_redo(self) -> None:
+        self.editor.redo(1)
+
+    @on(HistoryPane.UndoRequested)
+    def _undo_requested(self, message: HistoryPane.UndoRequested) -> None:
+        self.editor.undo(message.steps)
+
+    @on(HistoryPane.RedoRequested)
+    def _redo_requested(self, message: HistoryPane.RedoRequested) -> None:
+        self.editor.redo(message.steps)
+
+    def action_alternatives(self) -> None:
+        """Alternatives for the selected track's part (the progression if none is selected)."""
+        from muse_tui.contracts import ProgressionElement, TrackElement
+
+        track = self.query_one(ArrangementView).track
+        if track is None:
+            self.compare(ProgressionElement())
+        else:
+            self.compare(TrackElement(track_id=track.id, role=track.role))
+
+    def on_compare_view_audition(self, message: CompareView.Audition) -> None:
+        self.comparing.hear(message.index)
+
+    def on_compare_view_chosen(self, message: CompareView.Chosen) -> None:
+        self.editor.choose(message.set_id, message.index)
+
+    def on_compare_view_new_batch(self, message: CompareView.NewBatch) -> None:
+        if self.comparison is not None:
+            alt_set = self.comparison.alt_set
+            self.editor.compare(alt_set.element, batch=alt_set.batch + 1)
+
+    def on_compare_view_closed(self) -> None:
+        self.comparing.close()
 
     def action_focus_prompt(self) -> None:
         self.query_one(PromptInput).focus()
@@ -204,112 +331,23 @@ class StudioScreen(EditingScreen):
         if isinstance(self.focused, PromptInput):
             self.query_one(ArrangementView).focus()
 
-    # ── audition ────────────────────────────────────────────────────────────
-
-    def selected_bar(self) -> int:
-        section = self.query_one(ArrangementView).section
-        return section.start_bar if section else 0
-
-    def _audition(self, act: str) -> None:
-        view = self.query_one(ArrangementView)
-        audition = self.app.audition
-        section, track = view.section, view.track
-        acts = {
-            "play": lambda: audition.toggle(self.selected_bar()),
-            "alone": lambda: track and audition.toggle_alone(track),
-            "loop": lambda: section and audition.toggle_loop(section),
-            "mute": lambda: track and audition.toggle_mute(track),
-            "solo": lambda: track and audition.toggle_solo(track),
-        }
-        self.listen(acts[act])
-
-    def listen(self, act: Callable[[], object]) -> bool:
-        """Do something with the player; a missing port or song is said, never raised."""
-        try:
-            act()
-        except AuditionUnavailable as exc:
-            self.app.notify(str(exc), title="No MIDI output port", severity="error", timeout=10)
-            self.log_pane.say(exc.detail, "error")
-            return False
-        except ValueError as exc:
-            self.app.notify(str(exc), severity="warning")
-            return False
-        self.post_message(AuditionChanged())
-        return True
-
     def action_toggle_play(self) -> None:
-        self._audition("play")
+        self.listening.act("play")
 
     def action_track_alone(self) -> None:
-        self._audition("alone")
+        self.listening.act("alone")
 
     def action_loop_section(self) -> None:
-        self._audition("loop")
+        self.listening.act("loop")
 
     def action_mute(self) -> None:
-        self._audition("mute")
+        self.listening.act("mute")
 
     def action_solo(self) -> None:
-        self._audition("solo")
+        self.listening.act("solo")
 
-    @on(AuditionChanged)
-    def refresh_audition(self) -> None:
-        audition = self.app.audition
-        marks = {tid: "M" for tid in audition.muted}
-        marks.update({tid: "S" for tid in audition.soloed})
-        if audition.alone:
-            marks[audition.alone] = "▶"
-        looped = audition.looped.name if audition.looped else None
-        self.query_one(ArrangementView).set_marks(marks, looped)
-        self._update_transport()
-        if audition.playing or audition.player is not None:
-            self._start_polling()
 
-    def _start_polling(self) -> None:
-        if self._poll is None:
-            self._poll = self.set_interval(1 / PLAYHEAD_HZ, self._read_playhead)
-
-    def _read_playhead(self) -> None:
-        audition = self.app.audition
-        playhead = audition.playhead()
-        if playhead is None:
-            return
-        self.post_message(
-            PlayheadMoved(playhead, audition.player.status if audition.player else "")
-        )
-
-    @on(PlayheadMoved)
-    def _playhead_moved(self, message: PlayheadMoved) -> None:
-        playhead = message.playhead
-        showing = playhead.playing and not self.app.audition.previewing
-        self.query_one(ArrangementView).set_playhead(
-            playhead.song_beat / (self.song.beats_per_bar if self.song else 4) if showing else None
-        )
-        self.query_one(PianoRoll).set_playhead(playhead.song_beat if showing else None)
-        self._update_transport(playhead)
-        if message.status != "playing" and self._poll is not None:
-            self._poll.stop()
-            self._poll = None
-            error = self.app.audition.player.last_error if self.app.audition.player else None
-            if message.status == "error" and error:
-                self.app.notify(error, title="Playback stopped", severity="error", timeout=10)
-
-    def _update_transport(self, playhead: object | None = None) -> None:
-        audition, song = self.app.audition, self.song
-        changes: dict[str, object] = {
-            "port": audition.port_label,
-            "playing": audition.playing,
-            "loop": audition.looped.name if audition.looped else None,
-            "previewing": audition.previewing,
-            "alone": next((t.name for t in song.tracks if t.id == audition.alone), None)
-            if song and audition.alone
-            else None,
-        }
-        if song is not None:
-            changes.update(
-                tempo=song.tempo, key=f"{song.key} {song.mode}", time_signature=song.time_signature
-            )
-        if playhead is not None:
-            changes.update(bar=getattr(playhead, "bar", 0), beat=getattr(playhead, "beat", 0.0))
-            changes["playing"] = getattr(playhead, "playing", False)
-        self.query_one(TransportBar).update_state(**changes)
+def _files(paths: list[str]) -> str:
+    if len(paths) <= 3:
+        return ", ".join(paths)
+    return f"{', '.join(paths[:2])} and {len(paths) - 2} more files"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -14,7 +14,10 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
-from muse_tui.contracts import Section, SongState, Track
+from ..session import OpenSong, follow_open_song
+
+if TYPE_CHECKING:
+    from muse_tui.contracts import Section, SongState, Track
 
 LABEL = 11
 SPARK = " ▁▂▃▄▅▆▇█"
@@ -95,6 +98,17 @@ class ArrangementView(Widget, can_focus=True):
     @property
     def track(self) -> Track | None:
         return self.tracks[self.track_index] if self.tracks else None
+
+    def on_mount(self) -> None:
+        follow_open_song(self, self._open_song)
+
+    def _open_song(self, old: OpenSong | None, new: OpenSong | None) -> None:
+        if new is None:
+            return
+        if not new.edited:
+            self.set_song(new.song)
+        elif old is None or new.song is not old.song:
+            self.set_song(new.song, keep_place=True)  # the same song, changed
 
     def set_song(self, song: SongState | None, *, keep_place: bool = False) -> None:
         """Show a song; `keep_place` (the same song, changed) keeps the selection and marks."""

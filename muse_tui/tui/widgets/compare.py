@@ -9,7 +9,7 @@ through the engine, generates a new batch and calls `show` again, or closes it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -19,9 +19,10 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from muse_tui.contracts import AlternativeSet, Note, Region, Track
-
 from .mini_roll import MiniRoll
+
+if TYPE_CHECKING:
+    from muse_tui.contracts import AlternativeSet, Note, Track
 
 _ELEMENT_NAMES = {
     "progression": "the progression",
@@ -220,6 +221,8 @@ class CompareView(Widget, can_focus=True):
 
 def _roll_track(label: str, role: str, notes: list[Note]) -> Track:
     """A stand-in track holding a variant's notes, for the mini roll to draw."""
+    from muse_tui.contracts import Region, Track
+
     end = max((n.end_beat for n in notes), default=1.0)
     region = Region(id=_PLACEHOLDER_ID, name=label, start_beat=0, length_beats=end, notes=notes)
     name = f"{role or 'take'} {label}"

@@ -8,7 +8,7 @@ and calls `show` with the song's new history.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -16,7 +16,10 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from muse_tui.contracts import HistoryEntry
+from ..session import OpenSong, follow_open_song
+
+if TYPE_CHECKING:
+    from muse_tui.contracts import HistoryEntry
 
 COST_MARKS = {"cheap": "·", "moderate": "••", "expensive": "•••"}
 
@@ -73,6 +76,14 @@ class HistoryPane(OptionList):
         self.border_title = "History"
         self.entries: list[HistoryEntry] = []
         self.show(history)
+
+    def on_mount(self) -> None:
+        follow_open_song(self, self._open_song)
+
+    def _open_song(self, old: OpenSong | None, new: OpenSong | None) -> None:
+        if new is not None:
+            self.display = new.editable
+            self.show(new.history)
 
     def show(self, history: Sequence[HistoryEntry]) -> None:
         """List these entries, newest first."""

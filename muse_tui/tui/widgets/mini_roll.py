@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from textual.geometry import Size
 from textual.strip import Strip
 from textual.widget import Widget
 
-from muse_tui.contracts import Track
+if TYPE_CHECKING:
+    from muse_tui.contracts import Track
 
 LABEL = 9
 LEVELS = " ░▒▓█"

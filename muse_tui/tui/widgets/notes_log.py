@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.widgets import RichLog
 
-from muse_tui.contracts import PipelineEvent
-
 from ..run_state import error_sentence
+from ..session import OpenSong, follow_open_song
 from .tracker import duration_text
+
+if TYPE_CHECKING:
+    from muse_tui.contracts import PipelineEvent
 
 STATUS_TONES = {"completed": "success", "completed_partial": "warning"}
 
@@ -18,6 +22,22 @@ class NotesLog(RichLog):
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(wrap=True, markup=False, highlight=False, min_width=20, **kwargs)  # type: ignore[arg-type]
+
+    def on_mount(self) -> None:
+        follow_open_song(self, self._open_song)
+
+    def _open_song(self, old: OpenSong | None, new: OpenSong | None) -> None:
+        """Opened from disk: say so; a new song: its producer notes."""
+        if new is None or new.edited:
+            return
+        if new.opened and new.folder is not None and new.pipeline is not None:
+            self.say(f"Opened {new.folder.name}: {new.pipeline.raw_prompt}", "bold")
+        notes = new.folder / "notes" / "producer-notes.md" if new.folder else None
+        if notes is not None and notes.is_file():
+            try:
+                self.show_notes(notes.read_text(encoding="utf-8"))
+            except OSError as exc:
+                self.say(f"The producer notes could not be read ({exc}).", "warning")
 
     def say(self, text: str, tone: str = "") -> None:
         """Write a line; `tone` is a theme colour (success, warning, error…) or "bold"/"dim"."""

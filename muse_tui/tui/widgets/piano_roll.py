@@ -7,7 +7,7 @@ ones. The ruler and the note names stay put while the grid scrolls.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -17,9 +17,10 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from muse_tui.contracts import Section, Track
-
 from .roll_model import RollModel, columns
+
+if TYPE_CHECKING:
+    from muse_tui.contracts import Section, Track
 
 ZOOMS = (1, 2, 4, 8)  # cells per beat
 SHADES = (0.4, 0.6, 0.8, 1.0)  # note colour strength by velocity quarter

@@ -11,20 +11,34 @@ import bisect
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
 
-from muse_tui.contracts import Note
-from muse_tui.theory.drums import drum_name
-from muse_tui.theory.pitch import midi_to_name
+if TYPE_CHECKING:
+    from muse_tui.contracts import Note
 
 BLACK_KEYS = frozenset({1, 3, 6, 8, 10})
 MIN_ROWS = 24  # at least two octaves, so a sparse part still reads as a keyboard
 
 
-@dataclass(frozen=True)
+@dataclass
 class RollRow:
+    """One key of the roll; its name is looked up when first drawn (the empty roll draws none)."""
+
     pitch: int
-    label: str
     black: bool
+    drums: bool = False
+
+    @cached_property
+    def label(self) -> str:
+        """'C4', or the drum's GM name ("Kick")."""
+        if self.drums:
+            from muse_tui.theory.drums import drum_name
+
+            return drum_name(self.pitch)
+        from muse_tui.theory.pitch import midi_to_name
+
+        return midi_to_name(self.pitch)
 
 
 @dataclass
@@ -63,7 +77,7 @@ class RollModel:
 
     def _rows(self) -> list[RollRow]:
         if self.drums:
-            return [RollRow(p, drum_name(p), False) for p in sorted(self.by_pitch, reverse=True)]
+            return [RollRow(p, False, drums=True) for p in sorted(self.by_pitch, reverse=True)]
         if not self.by_pitch:
             low, high = 48, 72
         else:
@@ -72,7 +86,7 @@ class RollModel:
             if missing > 0:
                 low, high = low - missing // 2, high + missing - missing // 2
         low, high = max(low, 0), min(high, 127)
-        return [RollRow(p, midi_to_name(p), p % 12 in BLACK_KEYS) for p in range(high, low - 1, -1)]
+        return [RollRow(p, p % 12 in BLACK_KEYS) for p in range(high, low - 1, -1)]
 
     def row_of(self, pitch: int) -> int | None:
         for index, row in enumerate(self.rows):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import RenderableType
 from rich.style import Style
@@ -13,9 +13,11 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widget import Widget
 
-from muse_tui.contracts import PipelineEvent
-
 from ..run_state import RUN_LABELS, RunState, StageRow
+from ..session import OpenSong, follow_open_song
+
+if TYPE_CHECKING:
+    from muse_tui.contracts import PipelineEvent
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 ICONS = {
@@ -64,6 +66,14 @@ class StageTracker(Widget, can_focus=False):
         self._monotonic = monotonic
         self._animate = animate
         self._ticker: Timer | None = None
+
+    def on_mount(self) -> None:
+        follow_open_song(self, self._open_song)
+
+    def _open_song(self, old: OpenSong | None, new: OpenSong | None) -> None:
+        """A session opened from disk: how its run went."""
+        if new and new.opened and new.pipeline is not None and not self.state.is_running:
+            self.show_state(RunState.from_pipeline(new.pipeline))
 
     def show(self, event: PipelineEvent) -> None:
         self.state.apply(event, self._monotonic())

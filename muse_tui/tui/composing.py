@@ -2,7 +2,8 @@
 
 The engine runs on the app's loop (its stage work goes to threads), so the
 keyboard stays live; gates and questions are modals the worker awaits. Every
-way a run can end is handled in one `Worker.StateChanged` handler.
+way a run can end is handled in one `Worker.StateChanged` handler, which posts
+`SongLoaded` for the screen.
 """
 
 from __future__ import annotations
@@ -12,22 +13,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import on, work
-from textual.screen import Screen
+from textual.widget import Widget
 from textual.worker import Worker, WorkerState
-
-from muse_tui.contracts import ComposerPipeline, SongState
-from muse_tui.store.checkpoint import CheckpointError, load_checkpoint, song_path
 
 from .messages import SongLoaded
 
 if TYPE_CHECKING:
+    from muse_tui.contracts import ComposerPipeline
+
     from .app import StudioApp
 
 PIPELINE = "pipeline"
+BUSY_COMPOSING = "A song is being composed: wait for it, or cancel it with ctrl+x."
 
 
-class ComposingScreen(Screen[None]):
-    """The run half of the studio screen: start, cancel, resume, open."""
+class Composer(Widget):
+    """Starts, cancels and resumes runs, and opens sessions from disk (shows nothing)."""
+
+    DEFAULT_CSS = "Composer { display: none; }"
 
     app: StudioApp  # type: ignore[assignment]
     run_root: Path = Path()
@@ -36,22 +39,15 @@ class ComposingScreen(Screen[None]):
     def running(self) -> bool:
         return any(w.group == PIPELINE and not w.is_finished for w in self.workers)
 
-    @property
-    def run_session_id(self) -> str:
-        return self.query_one("#tracker").state.session_id  # type: ignore[attr-defined]
-
-    def start_compose(self, prompt: str) -> None:
-        """Compose a new session from the prompt (one run at a time)."""
+    def start(self, prompt: str) -> bool:
+        """Compose a new song from the prompt (one run at a time); False if one is running."""
         if self.running:
-            self.notify(
-                "A song is being composed: wait for it, or cancel it with ctrl+x.",
-                severity="warning",
-            )
-            return
+            self.notify(BUSY_COMPOSING, severity="warning")
+            return False
         self.compose_song(prompt)
-        self.query_one("#arrangement").focus()  # so space, m, s… work while it composes
+        return True
 
-    def action_cancel_run(self) -> None:
+    def cancel(self) -> None:
         if not self.running:
             self.notify("Nothing is being composed.", timeout=2)
             return
@@ -71,6 +67,8 @@ class ComposingScreen(Screen[None]):
 
     @work(exclusive=True, group=PIPELINE, exit_on_error=False)
     async def resume_song(self, session_dir: Path) -> ComposerPipeline:
+        from muse_tui.store.checkpoint import load_checkpoint
+
         previous = load_checkpoint(session_dir)
         gates = {"approval_gates": self.app.settings.approval_gates}
         self.run_root = session_dir.parent
@@ -80,10 +78,12 @@ class ComposingScreen(Screen[None]):
 
     @on(Worker.StateChanged)
     def _run_changed(self, event: Worker.StateChanged) -> None:
+        from muse_tui.contracts import ComposerPipeline
+
         worker = event.worker
         if worker.group != PIPELINE:
             return
-        self.refresh_bindings()  # "Cancel run" comes and goes with the run
+        self.screen.refresh_bindings()  # "Cancel run" comes and goes with the run
         if event.state == WorkerState.SUCCESS and isinstance(worker.result, ComposerPipeline):
             pipeline = worker.result
             song = pipeline.song_state
@@ -111,6 +111,9 @@ class ComposingScreen(Screen[None]):
 
     def open_session(self, session_dir: Path, *, resume: bool = False) -> None:
         """Show a session from disk; with `resume`, continue its run."""
+        from muse_tui.contracts import SongState
+        from muse_tui.store.checkpoint import CheckpointError, load_checkpoint, song_path
+
         if self.running:
             self.notify("Finish or cancel the current run (ctrl+x) first.", severity="warning")
             return
@@ -129,6 +132,9 @@ class ComposingScreen(Screen[None]):
 
 
 def error_sentence(error: BaseException | None) -> str:
+    """A failed run or change as one sentence, with what to do next."""
+    from muse_tui.store.checkpoint import CheckpointError
+
     if isinstance(error, CheckpointError):
         return str(error)
     if isinstance(error, ImportError):
