@@ -17,7 +17,7 @@ def test_play_with_no_port_completes_partially_with_the_hint(
     def no_port(query: str | None = None) -> None:
         raise PortError("No MIDI output is available.")
 
-    monkeypatch.setattr(playback, "open_configured_output", no_port)
+    monkeypatch.setattr(playback, "choose_output", no_port)
     code, out = compose(runner, "house, 124", "--seed", "1", "--bars", "16", "--yes", "--play")
     assert code == 3, out
     assert "No MIDI output is available" in out
