@@ -18,7 +18,9 @@ from typing import Literal, TypeVar
 
 T = TypeVar("T")
 Priority = Literal["real-time", "raised", "normal"]
-REAL_TIME_PRIORITY = 10  # JACK runs at 70–95; the player must never preempt the server
+# Below every JACK thread (jackd's default is 10 and its clients 9; studio setups run
+# 70-95): a spinning player must never hold up the server, only ordinary work.
+REAL_TIME_PRIORITY = 5
 
 
 def keep_time_first() -> Priority:
@@ -57,6 +59,12 @@ def started_first(work: Callable[[], T]) -> T:
 
 
 def _raise_thread(tid: int) -> None:
+    """Raise an ordinary thread; one a real-time server's libjack already raised keeps its place."""
+    try:
+        if os.sched_getscheduler(tid) != os.SCHED_OTHER:
+            return
+    except OSError:
+        return  # it ended already
     try:
         os.sched_setscheduler(tid, os.SCHED_FIFO, os.sched_param(REAL_TIME_PRIORITY))
     except OSError:
