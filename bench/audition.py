@@ -1,22 +1,24 @@
-"""Bench the audition player: onset error through a JACK loopback, idle and with a busy main thread.
+"""Bench the audition player under load: lost, stuck and onset error for every player path.
 
-Plays 2,000 note events (1,000 notes, 6–14 ms apart) and prints the onset error
-(send or arrival time minus scheduled time, after removing the constant offset)
-as median and p99 of its size, with the main thread idle, rendering a Textual
-app at 60 fps, and burning CPU in pure Python, for three players: `Player` on a
-thread of the main process, `PlayerProcess` at normal priority, and
-`PlayerProcess` as the studio runs it (real-time priority where the OS allows).
-"JACK alone" is a spin loop sending the same schedule: the floor this machine
-and JACK allow.
+Plays 2,000 note events (1,000 notes, 6–14 ms apart) through a JACK loopback
+with busy-loop processes beside it (`--load`, 2 by default: both cores of a
+small machine) and prints, for each player path the product uses (the studio,
+`muse-studio play`, `compose --play`: all `PlayerProcess` at real-time priority,
+differing in what the main thread does meanwhile) and for the old thread
+player: events lost, notes left sounding, and the onset error (stamp minus
+scheduled time, less the constant offset) as p50 and p99 of its size.
+"JACK alone" is a spin loop on the bench's main thread sending the same schedule.
 
-"at the port" is when the player handed each message to the port (the
-scheduler's own error); "arrived" is when a recorder in another process saw it
-(scheduler + JACK). JACK delivers MIDI once per period, so arrivals are
-quantised to it: the bench starts a private JACK server with a 64-frame period
-(1.3 ms) unless told otherwise. It also prints the player's CPU while playing
-and while idle (for the process: the whole child, JACK client thread included).
+"at the port" is when the player handed each message to the port (from the
+player's own log); "arrived" is when a recorder in another process saw it.
+JACK delivers MIDI once per period, so the bench starts a private real-time
+JACK server with a 64-frame period (1.3 ms) unless told otherwise, logging to
+muse-bench-jackd.log in the temp folder. When events are lost on arrival and
+that log shows the recorder missed its cycle, the run is played again (up to
+twice, and said so): that is the instrument failing, not the player.
 
-Run: `.venv/bin/python bench/audition.py [--events 2000] [--period 64] [--server NAME]`.
+Target for every product path: 0 lost, 0 stuck, p99 ≤ 2.5 ms, idle CPU < 1%.
+Run: `.venv/bin/python bench/audition.py [--load 2] [--events 2000] [--period 64] [--server NAME]`.
 """
 
 from __future__ import annotations
@@ -432,6 +434,23 @@ REFERENCE_PATHS: list[tuple[str, Callable[[PlayerControls], float]]] = [
 ]
 
 
+RETRIES = 2
+
+
+def reader_dropped(recorder: Recorder, arrived: Figures, logged_before: int) -> bool:
+    """Events went missing and our private server logged the recorder's cycle as late.
+
+    JACK drops the events of a cycle its reader missed: that is the measuring
+    instrument failing, not the player, so the run is played again (the player's
+    own log, "at the port", shows whether the player itself lost anything).
+    """
+    if not arrived[2] or not JACK_LOG.exists():
+        return False
+    with JACK_LOG.open("rb") as log:
+        log.seek(logged_before)
+        return f"client = {recorder.client} was not finished".encode() in log.read()
+
+
 def start_load(processes: int) -> list[subprocess.Popen[bytes]]:
     """Busy loops beside the bench, like a render or CI on the same cores."""
     spin = [sys.executable, "-c", "while True: pass"]
@@ -475,11 +494,19 @@ def main() -> int:
         ):
             for label, busy in paths:
                 for _ in range(args.runs):
-                    sent, got, player_cpu, main_cpu = play_case(
-                        recorder, song, schedule, busy, in_process, realtime=in_process
-                    )
+                    retried = 0
+                    while True:
+                        logged = JACK_LOG.stat().st_size if JACK_LOG.exists() else 0
+                        sent, got, player_cpu, main_cpu = play_case(
+                            recorder, song, schedule, busy, in_process, realtime=in_process
+                        )
+                        if retried >= RETRIES or not reader_dropped(recorder, got, logged):
+                            break
+                        retried += 1
                     share = f", main thread at {main_cpu:.0f}% of a core" if main_cpu else ""
-                    print(f"{label}{share}, player at {player_cpu:.1f}%:")
+                    again = f" (played {retried + 1}x: JACK logged the recorder late)"
+                    again = again if retried else ""
+                    print(f"{label}{share}, player at {player_cpu:.1f}%{again}:")
                     ok = row("at the port", sent) & row("arrived", got)
                     if product:
                         results.append(ok)
