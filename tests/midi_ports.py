@@ -10,6 +10,7 @@ green by skipping the only tests that touch the real thing.
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import shutil
 import subprocess
@@ -22,8 +23,12 @@ import mido
 import pytest
 import rtmidi
 
+from muse_tui.audition.priority import keep_time_first, started_first
+
 REQUIRE_ENV = "MUSE_REQUIRE_REAL_PORTS"
 _names = itertools.count(1)
+QUEUE = 1 << 20  # messages rtmidi may hold for the poller: never the limit
+POLL = 0.0005  # seconds between looks at an empty queue
 
 
 @dataclass(frozen=True)
@@ -79,15 +84,26 @@ class Received:
 
 @dataclass
 class Loopback:
-    """A virtual input port that records every message sent to it, with arrival times."""
+    """A virtual input port that records every message sent to it, with arrival times.
+
+    Its JACK thread runs first (`started_first`: a late reader loses the cycle's
+    events) and never runs Python: rtmidi queues each message with the time
+    since the previous one (stamped in the JACK thread), and a poller here reads
+    the queue. Arrival times are those offsets from one origin, the tightest
+    `poll time - offset` seen, so a late poll cannot make a message look late.
+    """
 
     system: MidiSystem
     client_name: str
     port: str = "in"
-    received: list[Received] = field(default_factory=list)
+    _offsets: list[float] = field(default_factory=list)  # seconds since the first arrival
+    _messages: list[mido.Message] = field(default_factory=list)
+    _origin: float = math.inf
     _midi_in: rtmidi.MidiIn | None = None
+    _poller: threading.Thread | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _arrived: threading.Condition = field(init=False)
+    _open: bool = False
 
     def __post_init__(self) -> None:
         self._arrived = threading.Condition(self._lock)
@@ -97,20 +113,45 @@ class Loopback:
         """The full name of the recording port, as output-port listings show it."""
         return f"{self.client_name}:{self.port}"
 
+    @property
+    def received(self) -> list[Received]:
+        with self._lock:
+            return self._snapshot()
+
+    def _snapshot(self) -> list[Received]:
+        pairs = zip(self._offsets, self._messages, strict=True)
+        return [Received(self._origin + o, m) for o, m in pairs]
+
     def open(self) -> Loopback:
-        midi_in = rtmidi.MidiIn(self.system.api, name=self.client_name)
-        midi_in.ignore_types(sysex=False, timing=False, active_sense=True)
-        midi_in.set_callback(self._on_message)
-        midi_in.open_virtual_port(self.port)
-        self._midi_in = midi_in
+        def start() -> rtmidi.MidiIn:
+            midi_in = rtmidi.MidiIn(self.system.api, name=self.client_name, queue_size_limit=QUEUE)
+            midi_in.ignore_types(sysex=False, timing=False, active_sense=True)
+            midi_in.open_virtual_port(self.port)
+            return midi_in
+
+        self._midi_in = started_first(start)
+        self._open = True
+        self._poller = threading.Thread(target=self._poll, name="loopback-poll", daemon=True)
+        self._poller.start()
         return self
 
-    def _on_message(self, event: tuple[list[int], float], _data: object = None) -> None:
-        arrived = time.perf_counter()
-        message = mido.Message.from_bytes(event[0])
-        with self._arrived:
-            self.received.append(Received(arrived, message))
-            self._arrived.notify_all()
+    def _poll(self) -> None:
+        keep_time_first()
+        offset = 0.0
+        while self._open:
+            midi_in = self._midi_in
+            got = midi_in.get_message() if midi_in is not None else None
+            if got is None:
+                time.sleep(POLL)
+                continue
+            polled = time.perf_counter()
+            data, delta = got
+            offset += delta if self._offsets else 0.0
+            with self._arrived:
+                self._origin = min(self._origin, polled - offset)
+                self._offsets.append(offset)
+                self._messages.append(mido.Message.from_bytes(data))
+                self._arrived.notify_all()
 
     def connect_from(self, source_port: str, timeout: float = 5.0) -> None:
         """Connect a virtual output (e.g. `muse-studio:muse-studio`) to this recorder."""
@@ -130,13 +171,13 @@ class Loopback:
 
     def messages(self, *, voice_only: bool = True) -> list[mido.Message]:
         with self._lock:
-            return [r.message for r in self.received if not voice_only or not r.message.is_meta]
+            return [m for m in self._messages if not voice_only or not m.is_meta]
 
     def wait_for(self, count: int, timeout: float = 5.0) -> list[Received]:
         """Block until at least `count` messages arrived (or the timeout passes); return them."""
         with self._arrived:
-            self._arrived.wait_for(lambda: len(self.received) >= count, timeout=timeout)
-            return list(self.received)
+            self._arrived.wait_for(lambda: len(self._messages) >= count, timeout=timeout)
+            return self._snapshot()
 
     def wait_quiet(self, quiet_for: float = 0.1, timeout: float = 5.0) -> list[Received]:
         """Block until nothing new arrived for `quiet_for` seconds; return everything."""
@@ -144,18 +185,24 @@ class Loopback:
         seen = -1
         with self._arrived:
             while time.monotonic() < deadline:
-                if len(self.received) == seen:
+                if len(self._messages) == seen:
                     break
-                seen = len(self.received)
+                seen = len(self._messages)
                 self._arrived.wait(timeout=quiet_for)
-            return list(self.received)
+            return self._snapshot()
 
     def clear(self) -> None:
         with self._lock:
-            self.received.clear()
+            self._offsets.clear()
+            self._messages.clear()
+            self._origin = math.inf
 
     def close(self) -> None:
         """Close the recording port: to the sender it is a port that vanished."""
+        self._open = False
+        if self._poller is not None:
+            self._poller.join(1.0)
+            self._poller = None
         if self._midi_in is not None:
             self._midi_in.close_port()
             self._midi_in.delete()

@@ -41,7 +41,12 @@ from muse_tui.audition.clock import Playhead
 from muse_tui.audition.controls import PlayerControls
 from muse_tui.audition.player import Player
 from muse_tui.audition.player_process import PlayerProcess
-from muse_tui.audition.port_choice import configured_port, open_configured_output, remember_port
+from muse_tui.audition.port_choice import (
+    choose_output,
+    configured_port,
+    open_configured_output,
+    remember_port,
+)
 from muse_tui.audition.ports import (
     SCANNER,
     VIRTUAL_PORT_NAME,
@@ -69,6 +74,7 @@ __all__ = [
     "PortScanner",
     "RtMidiOutput",
     "Status",
+    "choose_output",
     "configured_port",
     "list_output_ports",
     "match_port",

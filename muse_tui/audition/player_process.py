@@ -36,6 +36,7 @@ from muse_tui.audition.clock import Transport
 from muse_tui.audition.controls import PlayerControls
 from muse_tui.audition.player import Player
 from muse_tui.audition.ports import OutputPort, PortError
+from muse_tui.audition.priority import keep_time_first
 
 Opener = Callable[[], OutputPort | None]
 
@@ -177,25 +178,43 @@ def _close_at_exit(player: weakref.ref[PlayerProcess]) -> None:
         alive.close()
 
 
+class _Ended(Exception):
+    """SIGTERM or SIGHUP reached the player process: let every note go and end."""
+
+
+def _end(signum: int, _frame: object) -> None:
+    raise _Ended(signum)
+
+
 def _serve(
     opener: Opener | None, commands: Connection, updates: Connection, realtime: bool
 ) -> None:
     """The child process: a `Player` fed from the pipe, publishing back through the other."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the studio's to handle, then close
+    # A closed terminal (HUP, to the whole process group) or a kill (TERM) ends
+    # playback like a close: every sounding note off, sustain off, All Notes Off.
+    signal.signal(signal.SIGTERM, _end)
+    signal.signal(signal.SIGHUP, _end)
+    if realtime:
+        # Every thread of this process, not just the player's: one that holds the
+        # GIL must not wait behind the rest of the machine while the player waits for it.
+        keep_time_first()
+        sys.setswitchinterval(0.0005)
     lock = threading.Lock()
 
     def tell(*message: Any) -> None:
         with lock, contextlib.suppress(OSError):
             updates.send(message)
 
-    player = Player(None, on_change=lambda s, t: tell("board", s, t), realtime=realtime)
-    player._send(_use(opener))
+    player: Player | None = None
     try:
+        player = Player(None, on_change=lambda s, t: tell("board", s, t), realtime=realtime)
+        player._send(_use(opener))
         while True:
             try:
                 kind, payload = commands.recv()
             except (EOFError, OSError):
-                break  # the studio went away: let every note go and end
+                break  # the studio went away (even killed): let every note go and end
             if kind == "command":
                 player._send(payload)
             elif kind == "sync":
@@ -205,8 +224,13 @@ def _serve(
                 player._send(_use(payload))
             elif kind == "close":
                 break
+    except _Ended:
+        pass
     finally:
-        player.close()  # its last word, "closed", reaches the studio through `tell`
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second signal must not cut the release
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        if player is not None:
+            player.close()  # its last word, "closed", reaches the studio through `tell`
 
 
 def _use(opener: Opener | None) -> cmd.UsePort:

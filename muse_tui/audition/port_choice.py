@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from muse_tui.audition.ports import (
+    SCANNER,
+    OutputPort,
     PortError,
     PortScanner,
     RtMidiOutput,
+    match_port,
     open_output,
     open_virtual_output,
 )
 from muse_tui.store.atomic import WriteFailed
 from muse_tui.store.settings import load_settings, update_settings
+
+Opener = Callable[[], OutputPort]
 
 
 def configured_port() -> str | None:
@@ -55,3 +63,32 @@ def open_configured_output(
         if notices:
             raise PortError(f"{notices[0]} {exc}") from exc
         raise
+
+
+def choose_output(
+    query: str | None = None, *, scanner: PortScanner | None = None
+) -> tuple[Opener, list[str]]:
+    """Like `open_configured_output`, but returns how to open it, for a player process to call.
+
+    The choice (and remembering it) happens here; the port opens in the player's
+    process. Raises PortError when `query` matches no output.
+    """
+    scanner = SCANNER if scanner is None else scanner
+    notices: list[str] = []
+    if query is not None:
+        try:
+            port = match_port(query, scanner.ports())
+        except PortError:
+            port = match_port(query, scanner.ports(rescan=True))  # it may have just appeared
+        if port.name != configured_port():
+            notice = remember_port(port.name)
+            notices.extend([notice] if notice else [])
+        return functools.partial(open_output, port.name), notices
+    remembered = configured_port()
+    if remembered is not None:
+        try:
+            match_port(remembered, scanner.ports(rescan=True))
+            return functools.partial(open_output, remembered), notices
+        except PortError as exc:
+            notices.append(f"The remembered output is not available: {exc}")
+    return open_virtual_output, notices

@@ -22,6 +22,7 @@ from typing import Protocol, runtime_checkable
 import rtmidi
 
 from muse_tui.audition import port_advice
+from muse_tui.audition.priority import started_first
 
 VIRTUAL_PORT_NAME = "muse-studio"
 CLIENT_NAME = "muse-studio"
@@ -213,6 +214,11 @@ def open_output(
         port = match_port(query, ports)
     except PortError:
         port = match_port(query, scanner.ports(rescan=True))  # it may have just appeared
+    return started_first(lambda: _connect(port, client_name))
+
+
+def _connect(port: PortInfo, client_name: str) -> RtMidiOutput:
+    """Open a client connected to `port` (on the calling thread, whose scheduling it inherits)."""
     try:
         midi_out = rtmidi.MidiOut(port.api, name=client_name)
     except rtmidi.RtMidiError as error:
@@ -237,8 +243,7 @@ def open_virtual_output(
         raise PortError(port_advice.no_midi_system())
     before = set(_source_names(apis[0]))
     try:
-        midi_out = rtmidi.MidiOut(apis[0], name=client_name)
-        midi_out.open_virtual_port(port_name)
+        midi_out = started_first(lambda: _virtual(apis[0], client_name, port_name))
     except (rtmidi.RtMidiError, NotImplementedError) as error:
         raise PortError(port_advice.no_virtual_ports()) from error
     # The server may rename a second `muse-studio` client; find the name others will see.
@@ -246,6 +251,12 @@ def open_virtual_output(
     return RtMidiOutput(
         midi_out, fresh[0] if len(fresh) == 1 else f"{client_name}:{port_name}", None
     )
+
+
+def _virtual(api: int, client_name: str, port_name: str) -> rtmidi.MidiOut:
+    midi_out = rtmidi.MidiOut(api, name=client_name)
+    midi_out.open_virtual_port(port_name)
+    return midi_out
 
 
 def _source_names(api: int) -> list[str]:

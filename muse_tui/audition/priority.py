@@ -9,12 +9,18 @@ granted to root and, on most audio-ready Linux setups, to the `audio` group
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
-from typing import Literal
+from collections.abc import Callable
+from pathlib import Path
+from typing import Literal, TypeVar
 
+T = TypeVar("T")
 Priority = Literal["real-time", "raised", "normal"]
-REAL_TIME_PRIORITY = 10  # JACK runs at 70–95; the player must never preempt the server
+# Below every JACK thread (jackd's default is 10 and its clients 9; studio setups run
+# 70-95): a spinning player must never hold up the server, only ordinary work.
+REAL_TIME_PRIORITY = 5
 
 
 def keep_time_first() -> Priority:
@@ -32,3 +38,35 @@ def keep_time_first() -> Priority:
         except OSError:
             pass
     return "normal"
+
+
+def started_first(work: Callable[[], T]) -> T:
+    """Run `work` (which opens a JACK client), then raise the threads it started like ours.
+
+    libjack starts its process thread with explicit, ordinary scheduling unless
+    the server runs real-time. On a loaded machine that thread then misses its
+    cycle ("client was not finished" in the server's log) and JACK drops the
+    cycle's events: lost note-ons, and a stuck note when a note-off is lost.
+    A JACK client under a real-time server gets this priority anyway.
+    """
+    tasks = Path(f"/proc/{os.getpid()}/task")
+    before = set(os.listdir(tasks)) if tasks.is_dir() else set()
+    result = work()
+    if before:
+        for tid in set(os.listdir(tasks)) - before:
+            _raise_thread(int(tid))
+    return result
+
+
+def _raise_thread(tid: int) -> None:
+    """Raise an ordinary thread; one a real-time server's libjack already raised keeps its place."""
+    try:
+        if os.sched_getscheduler(tid) != os.SCHED_OTHER:
+            return
+    except OSError:
+        return  # it ended already
+    try:
+        os.sched_setscheduler(tid, os.SCHED_FIFO, os.sched_param(REAL_TIME_PRIORITY))
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, tid, -10)

@@ -8,17 +8,12 @@ from typing import NoReturn
 
 import click
 
-from muse_tui.audition import (
-    Player,
-    PortError,
-    configured_port,
-    list_output_ports,
-    open_configured_output,
-)
+from muse_tui.audition import PlayerControls, PortError, configured_port, list_output_ports
 from muse_tui.audition.clock import Playhead
 from muse_tui.audition.port_advice import no_midi_system
 from muse_tui.audition.ports import VIRTUAL_PORT_NAME, midi_apis
 from muse_tui.audition.schedule import part_for, section_range, song_end_beat
+from muse_tui.cli.playback import ending_on_signals, exit_code, start_player
 from muse_tui.contracts import TRACK_ROLES, SongState
 from muse_tui.store.checkpoint import song_path
 from muse_tui.store.sessions import (
@@ -28,7 +23,7 @@ from muse_tui.store.sessions import (
     sessions_root,
 )
 
-EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
+EXIT_FAILED, EXIT_USAGE = 1, 2
 
 
 def _fail(sentence: str, code: int = EXIT_FAILED) -> NoReturn:
@@ -87,31 +82,37 @@ def play(
             f"this song has no {role} track (it has: {have})", param_hint="--track"
         )
     span = _bars_to_play(song, section)
-    try:
-        port, notices = open_configured_output(port_query)
-    except PortError as exc:
-        _fail(str(exc))
-    for notice in notices:
-        click.echo(notice, err=True)
-    if port.virtual:
-        click.echo(f"Playing through the virtual output {port.name!r}: connect MPC Beats to it.")
-    player = Player(port, realtime=True)  # the terminal's main thread only prints progress
-    try:
-        player.load(song)
-        if role is not None:
-            player.play_only(role)
-        if loop:
-            player.loop(*span)
-            player.play(span[0])
-        else:
-            player.play(*span)
-        _show_progress(player, span, loop)
-    except KeyboardInterrupt:
-        player.stop()  # close() below lets every note go before the exit
-        click.echo("\nStopped.")
-        sys.exit(EXIT_INTERRUPTED)
-    finally:
-        player.close()
+    with ending_on_signals():  # TERM and HUP end it like Ctrl-C: every note off, then exit
+        try:
+            started = start_player(port_query)
+        except PortError as exc:
+            _fail(str(exc))
+        except KeyboardInterrupt as interrupt:
+            sys.exit(exit_code(interrupt))
+        player = started.player
+        try:
+            for notice in started.notices:
+                click.echo(notice, err=True)
+            if started.virtual:
+                click.echo(
+                    f"Playing through the virtual output {player.port_name!r}: "
+                    "connect MPC Beats to it."
+                )
+            player.load(song)
+            if role is not None:
+                player.play_only(role)
+            if loop:
+                player.loop(*span)
+                player.play(span[0])
+            else:
+                player.play(*span)
+            _show_progress(player, span, loop)
+        except KeyboardInterrupt as interrupt:
+            player.stop()  # close() below lets every note go before the exit
+            click.echo("\nStopped.")
+            sys.exit(exit_code(interrupt))
+        finally:
+            player.close()
     if player.last_error:
         _fail(f"\n{player.last_error}")
     click.echo("")
@@ -147,7 +148,7 @@ def _bars_to_play(song: SongState, section: str | None) -> tuple[int, int]:
     return round(start / bar), round(end / bar)
 
 
-def _show_progress(player: Player, span: tuple[int, int], loop: bool) -> None:
+def _show_progress(player: PlayerControls, span: tuple[int, int], loop: bool) -> None:
     live = sys.stdout.isatty()
     while not player.wait_until_stopped(0.1 if live else 1.0):
         if live:

@@ -1,15 +1,75 @@
-"""Playback for headless runs: the audition player behind the engine's Playback protocol."""
+"""Playback in the terminal: the player process behind `play` and `compose --play`, and the
+signals that end it with every note off."""
 
 from __future__ import annotations
 
+import contextlib
+import signal
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from rich.console import Console
 
-from muse_tui.audition import Player, PortError, open_configured_output
+from muse_tui.audition import PlayerProcess, PortError, choose_output, open_virtual_output
 from muse_tui.contracts import SongState
 from muse_tui.engine.protocols import PlaybackUnavailable
 from muse_tui.knowledge.midi_setup import midi_port_hint
+
+ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+class Ended(KeyboardInterrupt):
+    """SIGTERM or SIGHUP arrived: handled like Ctrl-C, so playback stops and every note goes."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def exit_code(interrupt: KeyboardInterrupt) -> int:
+    """The shell's code for the signal that ended us: 130 for Ctrl-C, 143 TERM, 129 HUP."""
+    return 128 + (interrupt.signum if isinstance(interrupt, Ended) else signal.SIGINT)
+
+
+def _raise_ended(signum: int, _frame: object) -> None:
+    raise Ended(signum)
+
+
+@contextlib.contextmanager
+def ending_on_signals() -> Iterator[None]:
+    """While playing, TERM and HUP (a closed terminal) raise `Ended` in the main thread."""
+    previous = {s: signal.signal(s, _raise_ended) for s in ENDING_SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+@dataclass(frozen=True)
+class Started:
+    """A player process with its port open, and what to tell the producer about the choice."""
+
+    player: PlayerProcess
+    notices: list[str]
+    virtual: bool
+
+
+def start_player(port_query: str | None = None) -> Started:
+    """Choose the output (remembering `port_query`) and start the real-time player process on it.
+
+    A process of its own, at real-time priority where allowed, keeps time on a
+    busy machine; a thread beside the terminal's work does not (bench/audition.py).
+    Raises PortError with the sentence to show when no output can be opened.
+    """
+    opener, notices = choose_output(port_query)
+    player = PlayerProcess(opener)
+    try:
+        player.wait_ready()
+    except BaseException:
+        player.close()
+        raise
+    return Started(player, notices, opener is open_virtual_output)
 
 
 @dataclass
@@ -18,29 +78,33 @@ class TerminalPlayback:
 
     console: Console
     port: str | None = None
-    player: Player | None = field(default=None, init=False)
+    player: PlayerProcess | None = field(default=None, init=False)
+    interrupted: KeyboardInterrupt | None = field(default=None, init=False)
 
     def start(self, song: SongState) -> None:
         try:
-            output, notices = open_configured_output(self.port)
+            started = start_player(self.port)
         except PortError as exc:
             raise PlaybackUnavailable(str(exc), midi_port_hint()) from None
-        for notice in notices:
+        for notice in started.notices:
             self.console.print(f"[yellow]{notice}[/]")
-        self.player = Player(output)
+        self.player = started.player
         self.player.load(song)
         self.player.play(from_bar=0)
-        self.console.print(f"Playing through {output.name}; Ctrl-C stops.")
+        self.console.print(f"Playing through {self.player.port_name}; Ctrl-C stops.")
 
     def wait(self) -> None:
-        """Block until the song ends or Ctrl-C; always releases every note and the port."""
+        """Block until the song ends, Ctrl-C, TERM or HUP; always lets every note go."""
         if self.player is None:
             return
         try:
-            self.player.wait_until_stopped()
+            with ending_on_signals():
+                self.player.wait_until_stopped()
             if self.player.last_error:
                 self.console.print(f"[red]{self.player.last_error}[/]")
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as interrupt:
+            self.interrupted = interrupt
+            self.player.stop()
             self.console.print("Stopped.")
         finally:
             self.player.close()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from muse_tui.audition.ports import OutputPort
 
@@ -106,3 +108,29 @@ class ReportingPort(RecordingPort):
 def reporting_port() -> ReportingPort:
     """A picklable opener for `PlayerProcess` tests."""
     return ReportingPort(name="reporter")
+
+
+class LoggedPort:
+    """A real port that writes what it sent to `log` (JSON) when closed: for a player process."""
+
+    def __init__(self, port: OutputPort, log: str) -> None:
+        self.port, self.name, self.log = port, port.name, log
+        self.sent: list[tuple[int, ...]] = []
+
+    def send(self, message: Sequence[int]) -> None:
+        self.sent.append(tuple(message))
+        self.port.send(message)
+
+    def is_present(self) -> bool:
+        return self.port.is_present()
+
+    def close(self) -> None:
+        self.port.close()
+        Path(self.log).write_text(json.dumps(self.sent))
+
+
+def open_logged(name: str, log: str) -> LoggedPort:
+    """A picklable opener: the named output, logging what goes out to it."""
+    from muse_tui.audition import open_output
+
+    return LoggedPort(open_output(name), log)

@@ -114,26 +114,79 @@ def test_a_port_that_is_not_there_is_one_sentence_and_exit_1(isolated: Path) -> 
     assert done.output.startswith("No MIDI output matches 'no-such-port-xyz'.")
 
 
-@pytest.mark.ports
-def test_ctrl_c_stops_cleanly_with_every_note_off(isolated: Path, loopback: Loopback) -> None:
-    folder = write_session(isolated, groove(bars=8, tempo=240))
+def _play_in_a_child(folder: Path, loopback: Loopback) -> subprocess.Popen[str]:
     command = "from muse_tui.cli.audition_commands import play; play()"
-    child = subprocess.Popen(
+    return subprocess.Popen(
         [sys.executable, "-c", command, str(folder), "--loop", "--port", loopback.port_name],
         cwd=ROOT,
         env=os.environ.copy(),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,  # its own process group, as a terminal gives it
     )
+
+
+def _tail_of(sent: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """The messages after the last note-on: the release."""
+    last_on = max(i for i, m in enumerate(sent) if m[0] & 0xF0 == 0x90 and m[2] > 0)
+    return sent[last_on + 1 :]
+
+
+@pytest.mark.ports
+@pytest.mark.parametrize(
+    ("signum", "to_group", "code"),
+    [
+        (signal.SIGINT, True, 130),  # Ctrl-C reaches the terminal's whole process group
+        (signal.SIGTERM, False, 143),  # `kill PID`
+        (signal.SIGHUP, True, 129),  # the terminal closed: the whole group hears it
+    ],
+    ids=["INT", "TERM", "HUP"],
+)
+def test_a_signal_stops_playback_with_every_note_off(
+    isolated: Path, loopback: Loopback, signum: int, to_group: bool, code: int
+) -> None:
+    folder = write_session(isolated, groove(bars=8, tempo=240))
+    child = _play_in_a_child(folder, loopback)
     try:
-        loopback.wait_for(60, timeout=15)
-        child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=10)
+        loopback.wait_for(60, timeout=30)
+        if to_group:
+            os.killpg(child.pid, signum)
+        else:
+            child.send_signal(signum)
+        out, err = child.communicate(timeout=15)
     finally:
         child.kill()
-    assert child.returncode == 130, err
-    assert "Stopped." in out
+    assert child.returncode == code, err
+    assert "Stopped." in out or signum == signal.SIGHUP  # a hung-up terminal shows nothing
+    assert "Traceback" not in err
     sent = received_bytes(loopback)
     assert sum(m[0] & 0xF0 == 0x90 for m in sent) > 20
     assert note_balance(sent) == ({}, [])
+    tail = _tail_of(sent)
+    channels = sorted({m[0] & 0x0F for m in sent if m[0] & 0xF0 == 0x90})
+    resets = [m for m in tail if m[0] & 0xF0 == 0xB0]
+    block = [(0xB0 | ch, 64, 0) for ch in channels] + [(0xB0 | ch, 123, 0) for ch in channels]
+    # Stopping releases, and closing releases again (a spare All Notes Off costs nothing).
+    assert resets and resets == block * (len(resets) // len(block)), (
+        "sustain off, then All Notes Off, on every channel"
+    )
+    assert all(m[0] & 0xF0 == 0x80 for m in tail[: len(tail) - len(resets)])
+
+
+@pytest.mark.ports
+def test_the_player_process_silences_itself_when_play_is_killed(
+    isolated: Path, loopback: Loopback
+) -> None:
+    folder = write_session(isolated, groove(bars=8, tempo=240))
+    child = _play_in_a_child(folder, loopback)
+    try:
+        loopback.wait_for(60, timeout=30)
+        child.send_signal(signal.SIGKILL)  # no handler runs: the player process is on its own
+        child.communicate(timeout=15)
+    finally:
+        child.kill()
+    sent = loopback.wait_quiet(quiet_for=0.5, timeout=10)
+    received = [tuple(r.message.bytes()) for r in sent]
+    assert note_balance(received) == ({}, [])
+    assert (0xB0 | 9, 123, 0) in _tail_of(received)

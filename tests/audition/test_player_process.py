@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -124,3 +126,24 @@ def test_it_starts_under_a_host_that_captures_stdout_and_stderr() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "ready True"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
+def test_a_signal_to_the_player_process_lets_every_note_go(
+    signum: int, capfd: pytest.CaptureFixture[str]
+) -> None:
+    player = PlayerProcess(reporting_port)
+    try:
+        player.wait_ready()
+        player.load(groove(8))
+        player.set_tempo(120)
+        player.play()
+        assert wait_until(lambda: player.playhead.song_beat > 0.5, timeout=15)
+        os.kill(player._process.pid, signum)
+        player._process.join(10)
+        assert player._process.exitcode == 0, "it ended on its own terms, not killed mid-note"
+    finally:
+        player.close()
+    closed = [line for line in capfd.readouterr().out.splitlines() if line.startswith("closed: ")]
+    assert len(closed) == 1 and closed[0].endswith("sounding {}, orphans []"), closed
+    assert int(closed[0].split()[1]) > 4, "it played before the signal"

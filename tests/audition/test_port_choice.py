@@ -102,3 +102,37 @@ def test_the_studio_hint_and_the_player_errors_give_the_same_steps(platform: str
     steps = {"win32": "type muse-studio", "darwin": "IAC Driver", "linux": "--no-realtime"}
     assert steps[platform] in hint and steps[platform] in error
     assert "'muse'" not in hint  # the port is called muse-studio everywhere
+
+
+@pytest.fixture
+def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("MUSE_CONFIG_DIR", str(tmp_path / "config"))
+    return tmp_path
+
+
+def test_choose_output_remembers_the_asked_port_and_opens_it_in_the_player(config: Path) -> None:
+    from muse_tui.audition import choose_output, configured_port, open_output
+
+    opener, notices = choose_output("in 2", scanner=PortScanner(lambda: PORTS))
+    assert notices == []
+    assert opener.func is open_output and opener.args == ("MPC Beats:MPC Beats In 2",)
+    assert configured_port() == "MPC Beats:MPC Beats In 2"
+
+
+def test_choose_output_falls_back_to_the_virtual_port_and_says_why(config: Path) -> None:
+    from muse_tui.audition import choose_output, open_virtual_output, remember_port
+
+    assert choose_output(scanner=PortScanner(lambda: PORTS))[0] is open_virtual_output
+    remember_port("MPC Beats:MPC Beats In 1")
+    opener, notices = choose_output(scanner=PortScanner(lambda: PORTS))
+    assert opener.args == ("MPC Beats:MPC Beats In 1",)  # type: ignore[union-attr]
+    opener, notices = choose_output(scanner=PortScanner(lambda: PORTS[:1]))
+    assert opener is open_virtual_output
+    assert notices[0].startswith("The remembered output is not available: No MIDI output matches")
+
+
+def test_choose_output_names_a_port_that_is_not_there() -> None:
+    from muse_tui.audition import choose_output
+
+    with pytest.raises(PortError, match="No MIDI output matches 'xyz'"):
+        choose_output("xyz", scanner=PortScanner(lambda: PORTS))
