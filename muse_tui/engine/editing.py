@@ -45,6 +45,7 @@ from muse_tui.store.manifest import record_run_in_manifest
 from muse_tui.store.progression_file import write_progression
 from muse_tui.store.session_writer import write_session
 from muse_tui.store.smf import write_song_midi
+from muse_tui.store.transaction import session_change
 
 from .edit_actions import apply_edit
 from .protocols import ApprovalGate, AutoApprove
@@ -389,16 +390,17 @@ def write_changed_files(
     before = _fingerprints(session_dir)
     paths = [c.path for c in changes]
     song = pipeline.song_state
-    if any(_WHOLE_SESSION.match(p) for p in paths):
-        write_session(session_dir, pipeline)
-    else:
-        write_checkpoint(session_dir, pipeline)
-        if any(p.startswith("progression") for p in paths) and song.progression:
-            write_progression(session_dir, song.progression, song.title or None)
-        if any(_ONE_TRACK.match(p) for p in paths):
-            # The song is already arranged (S6); files whose bytes do not move are not reported.
-            write_song_midi(session_dir, song, arranged=True)
-        record_run_in_manifest(session_dir, pipeline)
+    with session_change(session_dir):  # every file of the change lands, or none does
+        if any(_WHOLE_SESSION.match(p) for p in paths):
+            write_session(session_dir, pipeline)
+        else:
+            write_checkpoint(session_dir, pipeline)
+            if any(p.startswith("progression") for p in paths) and song.progression:
+                write_progression(session_dir, song.progression, song.title or None)
+            if any(_ONE_TRACK.match(p) for p in paths):
+                # The song is already arranged (S6); files whose bytes do not move are not reported.
+                write_song_midi(session_dir, song, arranged=True)
+            record_run_in_manifest(session_dir, pipeline)
     after = _fingerprints(session_dir)
     return sorted(p for p, digest in after.items() if before.get(p) != digest)
 
