@@ -38,7 +38,13 @@ from muse_tui.contracts import (
     new_id,
     new_session_id,
 )
-from muse_tui.store.checkpoint import load_checkpoint, write_checkpoint
+from muse_tui.store.checkpoint import (
+    STATE_DIR,
+    load_checkpoint,
+    resolve_checkpoint,
+    write_checkpoint,
+)
+from muse_tui.store.lock import session_lock
 from muse_tui.store.manifest import record_run_in_manifest
 
 from .event_order import OrderedEvents
@@ -137,14 +143,23 @@ class Orchestrator:
     async def resume(
         self, checkpoint: Path, *, config: PipelineConfig | None = None
     ) -> ComposerPipeline:
-        """Continue a checkpointed run at `last_successful_stage + 1` (raises CheckpointError)."""
-        previous = load_checkpoint(checkpoint)
+        """Continue a checkpointed run at `last_successful_stage + 1` (raises CheckpointError).
+
+        The run writes into the folder the checkpoint is in (a copied session
+        stays a copy), holding its write lock (raises SessionBusy).
+        """
+        path = resolve_checkpoint(checkpoint)
+        previous = load_checkpoint(path)
         pipeline = previous.model_copy(deep=True)
         pipeline.pipeline_id = new_id()
         pipeline.config = config or previous.config
         pipeline.recovery.is_resumed = True
         pipeline.recovery.previous_pipeline_id = previous.pipeline_id
-        return await _Run(self, pipeline).execute()
+        folder = path.parent.parent if path.parent.name == STATE_DIR else None
+        if folder is None:
+            return await _Run(self, pipeline).execute()
+        with session_lock(folder):
+            return await _Run(self, pipeline, folder=folder).execute()
 
 
 @dataclass
@@ -158,10 +173,11 @@ class _Run:
     questions_asked: int = 0
     degraded: StageError | None = None
     carried: dict[int, StageRecord] = field(default_factory=dict)
+    folder: Path | None = None  # where to write; by default the sessions root's folder for the id
 
     def __post_init__(self) -> None:
         self.events = OrderedEvents(self.owner.sink)
-        self.session_dir = self.owner.sessions_root / self.pipeline.session_id
+        self.session_dir = self.folder or self.owner.sessions_root / self.pipeline.session_id
         self.started = time.perf_counter()
         self.deadline = self.started + self.pipeline.config.pipeline_timeout_ms / 1000
 
