@@ -63,6 +63,10 @@ T = TypeVar("T")
 
 #: How many times a blocking question may be asked before the run gives up on it.
 MAX_QUESTIONS = 3
+#: Stages whose checkpoint is fsynced: after the parts (S4) and the MIDI (S6), the costly
+#: work. The others are cheap to redo, so theirs are only renamed into place: whole after
+#: a killed process, and at worst lost to a power cut (the run resumes a stage earlier).
+DURABLE_STAGES = frozenset({4, 6})
 
 
 class RunCancelled(Exception):
@@ -283,7 +287,8 @@ class _Run:
             if not await self._approved(record, result):
                 self.variants[stage] = self.variants.get(stage, 0) + 1
                 continue
-            self._checkpoint()
+            if stage < 8:  # after S8 the run finishes, and `_finish` checkpoints
+                self._checkpoint(durable=stage in DURABLE_STAGES)
             return None
 
     async def _attempts(self, record: StageRecord) -> StageResult | None:
@@ -443,12 +448,12 @@ class _Run:
         self.pipeline.status = "failed" if record.stage in CRITICAL_STAGES else "running"
         self._checkpoint()
 
-    def _checkpoint(self) -> None:
+    def _checkpoint(self, *, durable: bool = True) -> None:
         p = self.pipeline
         if not p.config.enable_checkpoints:
             return
         p.updated_at = self.owner.clock().isoformat()
-        path = write_checkpoint(self.session_dir, p)
+        path = write_checkpoint(self.session_dir, p, durable=durable)
         p.recovery.checkpoint_path = str(path)
 
     def _finish(self, error: StageError | None) -> None:

@@ -113,12 +113,14 @@ class SessionChange:
             for relative in self.removed:
                 (self.session_dir / relative).unlink(missing_ok=True)
             return
+        checkpoint = self.files.get(_PIPELINE)
         with session_lock(self.session_dir):
             self._refuse_if_changed_elsewhere()
+            self._drop_unchanged()
             entries = self._write_journal()
             _roll_forward(self.session_dir, entries, sorted(self.removed))
-        if _PIPELINE in self.files:
-            note_checkpoint(self.session_dir, self.files[_PIPELINE])
+        if checkpoint is not None:
+            note_checkpoint(self.session_dir, checkpoint)
 
     def _refuse_if_changed_elsewhere(self) -> None:
         seen = _seen.get(self.session_dir.resolve())
@@ -133,6 +135,17 @@ class SessionChange:
                 f"session {self.session_dir.name} was changed by another muse-studio while this "
                 "change was being made, so nothing was saved; open it again and retry"
             )
+
+    def _drop_unchanged(self) -> None:
+        """Files whose bytes on disk are already the new ones need no write and no sync."""
+        for relative, data in list(self.files.items()):
+            target = self.session_dir / relative
+            try:
+                same = target.stat().st_size == len(data) and target.read_bytes() == data
+            except OSError:
+                same = False
+            if same:
+                del self.files[relative]
 
     def _write_journal(self) -> list[dict[str, str]]:
         change_dir = self.session_dir / CHANGE_DIR
