@@ -38,6 +38,7 @@ from muse_tui.contracts import (
     new_id,
     new_session_id,
 )
+from muse_tui.store.atomic import WriteFailed
 from muse_tui.store.checkpoint import (
     STATE_DIR,
     load_checkpoint,
@@ -213,6 +214,13 @@ class _Run:
             error = StageError(code="USER_CANCELLED", message="the run was cancelled")
             self._finish(error)
             raise
+        except WriteFailed as exc:  # a checkpoint the disk refused (full, read-only)
+            p.status = "failed"
+            error = StageError(
+                code="FILE_WRITE_FAILED",
+                message=str(exc),
+                recovery_hint="free some space, then resume it with `muse-studio resume SESSION`",
+            )
         except RunTimedOut:
             p.status = "failed"
             limit = p.config.pipeline_timeout_ms / 1000
@@ -465,7 +473,13 @@ class _Run:
             self._checkpoint()
             record_run_in_manifest(self.session_dir, p)
         except OSError as exc:  # a full disk must not hide how the run ended
-            error = error or StageError(code="FILE_WRITE_FAILED", message=str(exc))
+            if p.status in ("completed", "completed_partial"):
+                p.status = "failed"  # the session on disk lacks the run's last checkpoint
+            error = error or StageError(
+                code="FILE_WRITE_FAILED",
+                message=str(exc),
+                recovery_hint="free some space, then resume it with `muse-studio resume SESSION`",
+            )
         self.events.emit(
             PipelineFinished(
                 status=p.status,

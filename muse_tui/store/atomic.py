@@ -83,7 +83,12 @@ def write_atomic_files(
         raise WriteFailed(exc.errno, f"could not write {writing}: {exc.strerror or exc}") from exc
     if durable:
         for folder in dict.fromkeys(path.parent for path, _ in payloads):
-            fsync_folder(folder)
+            try:
+                fsync_folder(folder)
+            except OSError as exc:
+                raise WriteFailed(
+                    exc.errno, f"could not save {folder}: {exc.strerror or exc}"
+                ) from exc
     return [len(payload) for _, payload in payloads]
 
 

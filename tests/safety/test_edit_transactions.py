@@ -7,12 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from muse_tui.contracts import SongState
+from muse_tui.contracts import PipelineConfig, PipelineFinished, SongState
 from muse_tui.engine.editing import modify, undo
-from muse_tui.engine.orchestrator import run_blocking
+from muse_tui.engine.orchestrator import Orchestrator, run_blocking
+from muse_tui.engine.protocols import RecordingSink
+from muse_tui.engine.registry import product_stages
 from muse_tui.store.atomic import WriteFailed
 from muse_tui.store.checkpoint import load_checkpoint, song_path
-from tests.safety.conftest import fingerprints, fixed_clock
+from tests.safety.conftest import compose, fingerprints, fixed_clock
 from tests.safety.faults import disk_full, moments, run_and_kill, timed
 
 REQUEST = "tempo 96"
@@ -94,3 +96,21 @@ def _copy(folder: Path, tmp_path: Path, name: str) -> Path:
     copy = tmp_path / name / folder.name
     shutil.copytree(folder, copy)
     return copy
+
+
+def test_compose_onto_a_full_disk_ends_the_run_with_one_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with disk_full(monkeypatch, None) as counting:
+        assert compose(tmp_path / "count").status == "completed"
+    for fail_at in range(1, counting.calls + 1):
+        sink = RecordingSink()
+        engine = Orchestrator(product_stages(), tmp_path / f"full-{fail_at}", sink=sink)
+        config = PipelineConfig(approval_gates=[])
+        with disk_full(monkeypatch, fail_at):  # returns, never raises
+            pipeline = run_blocking(engine.run("lofi, 8 bars", seed=1, config=config))
+        finished = sink.events[-1]
+        assert isinstance(finished, PipelineFinished), f"fsync {fail_at}"
+        assert pipeline.status in ("failed", "completed_partial"), f"fsync {fail_at}"
+        assert "No space left on device" in finished.message, f"fsync {fail_at}"
+        assert "\n" not in finished.message
