@@ -41,6 +41,7 @@ from muse_tui.contracts import (
 )
 from muse_tui.contracts.editing import ModifySongResult, UndoResult
 from muse_tui.store.checkpoint import write_checkpoint
+from muse_tui.store.lock import LOCK_FILE
 from muse_tui.store.manifest import record_run_in_manifest
 from muse_tui.store.progression_file import write_progression
 from muse_tui.store.session_writer import write_session
@@ -408,7 +409,7 @@ def write_changed_files(
 def _fingerprints(session_dir: Path) -> dict[str, str]:
     found = {}
     for path in session_dir.rglob("*"):
-        if path.is_file() and not path.name.endswith((".bak", ".tmp")):
+        if path.is_file() and not path.name.endswith((".bak", ".tmp", LOCK_FILE)):
             found[path.relative_to(session_dir).as_posix()] = hashlib.sha1(
                 path.read_bytes()
             ).hexdigest()

@@ -114,3 +114,12 @@ def test_compose_onto_a_full_disk_ends_the_run_with_one_sentence(
         assert pipeline.status in ("failed", "completed_partial"), f"fsync {fail_at}"
         assert "No space left on device" in finished.message, f"fsync {fail_at}"
         assert "\n" not in finished.message
+
+
+def test_the_lock_and_the_journal_are_not_reported_as_song_files(folder: Path) -> None:
+    pipeline = load_checkpoint(folder)
+    result = run_blocking(modify(pipeline, REQUEST, session_dir=folder, clock=fixed_clock))
+    assert result.updated_files and all(
+        not name.startswith((".muse-lock", ".muse-change")) for name in result.updated_files
+    )
+    assert not (folder / ".muse-change").exists()
