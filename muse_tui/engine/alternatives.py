@@ -49,6 +49,7 @@ from muse_tui.contracts import (
 )
 from muse_tui.contracts.editing import AlternativesResult, ModifySongResult
 from muse_tui.store.checkpoint import write_checkpoint
+from muse_tui.store.transaction import session_change
 
 from .editing import commit, utc_now, write_changed_files
 from .planning import blast_radius, plan_targets
@@ -147,7 +148,8 @@ def generate_alternatives(
     kept = [s for s in pipeline.alternatives if not (s.element == element and s.batch == batch)]
     updated = pipeline.model_copy(update={"alternatives": [*kept, alt_set]})
     if session_dir is not None:
-        write_checkpoint(session_dir, updated)
+        with session_change(session_dir):  # under the lock, refused if a rival wrote since
+            write_checkpoint(session_dir, updated)
     return AlternativesResult(
         alternative_set=alt_set, pipeline=updated, comparison_text=comparison_text(alt_set)
     )
@@ -183,7 +185,8 @@ def select_alternative(
     regenerated = [*draft.touched, *targets.labels]
     if not changes:
         if session_dir is not None:
-            write_checkpoint(session_dir, base)
+            with session_change(session_dir):
+                write_checkpoint(session_dir, base)
         return ModifySongResult(
             status="no_change",
             song_state=base.song_state,

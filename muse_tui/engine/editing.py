@@ -38,10 +38,12 @@ from muse_tui.contracts import (
 )
 from muse_tui.contracts.editing import ModifySongResult, UndoResult
 from muse_tui.store.checkpoint import write_checkpoint
+from muse_tui.store.lock import LOCK_FILE
 from muse_tui.store.manifest import record_run_in_manifest
 from muse_tui.store.progression_file import write_progression
 from muse_tui.store.session_writer import write_session
 from muse_tui.store.smf import write_song_midi
+from muse_tui.store.transaction import session_change
 
 from .planning import Reach, blast_radius, plan_targets
 from .protocols import ApprovalGate, AutoApprove
@@ -327,16 +329,17 @@ def write_changed_files(
     before = _fingerprints(session_dir)
     paths = [c.path for c in changes]
     song = pipeline.song_state
-    if any(_WHOLE_SESSION.match(p) for p in paths):
-        write_session(session_dir, pipeline)
-    else:
-        write_checkpoint(session_dir, pipeline)
-        if any(p.startswith("progression") for p in paths) and song.progression:
-            write_progression(session_dir, song.progression, song.title or None)
-        if any(_ONE_TRACK.match(p) for p in paths):
-            # The song is already arranged (S6); files whose bytes do not move are not reported.
-            write_song_midi(session_dir, song, arranged=True)
-        record_run_in_manifest(session_dir, pipeline)
+    with session_change(session_dir):  # every file of the change lands, or none does
+        if any(_WHOLE_SESSION.match(p) for p in paths):
+            write_session(session_dir, pipeline)
+        else:
+            write_checkpoint(session_dir, pipeline)
+            if any(p.startswith("progression") for p in paths) and song.progression:
+                write_progression(session_dir, song.progression, song.title or None)
+            if any(_ONE_TRACK.match(p) for p in paths):
+                # The song is already arranged (S6); files whose bytes do not move are not reported.
+                write_song_midi(session_dir, song, arranged=True)
+            record_run_in_manifest(session_dir, pipeline)
     after = _fingerprints(session_dir)
     return sorted(p for p, digest in after.items() if before.get(p) != digest)
 
@@ -344,7 +347,7 @@ def write_changed_files(
 def _fingerprints(session_dir: Path) -> dict[str, str]:
     found = {}
     for path in session_dir.rglob("*"):
-        if path.is_file() and not path.name.endswith((".bak", ".tmp")):
+        if path.is_file() and not path.name.endswith((".bak", ".tmp", LOCK_FILE)):
             found[path.relative_to(session_dir).as_posix()] = hashlib.sha1(
                 path.read_bytes()
             ).hexdigest()

@@ -38,7 +38,14 @@ from muse_tui.contracts import (
     new_id,
     new_session_id,
 )
-from muse_tui.store.checkpoint import load_checkpoint, write_checkpoint
+from muse_tui.store.atomic import WriteFailed
+from muse_tui.store.checkpoint import (
+    STATE_DIR,
+    load_checkpoint,
+    resolve_checkpoint,
+    write_checkpoint,
+)
+from muse_tui.store.lock import session_lock
 from muse_tui.store.manifest import record_run_in_manifest
 
 from .event_order import OrderedEvents
@@ -57,6 +64,10 @@ T = TypeVar("T")
 
 #: How many times a blocking question may be asked before the run gives up on it.
 MAX_QUESTIONS = 3
+#: Stages whose checkpoint is fsynced: after the parts (S4) and the MIDI (S6), the costly
+#: work. The others are cheap to redo, so theirs are only renamed into place: whole after
+#: a killed process, and at worst lost to a power cut (the run resumes a stage earlier).
+DURABLE_STAGES = frozenset({4, 6})
 
 
 class RunCancelled(Exception):
@@ -137,14 +148,23 @@ class Orchestrator:
     async def resume(
         self, checkpoint: Path, *, config: PipelineConfig | None = None
     ) -> ComposerPipeline:
-        """Continue a checkpointed run at `last_successful_stage + 1` (raises CheckpointError)."""
-        previous = load_checkpoint(checkpoint)
+        """Continue a checkpointed run at `last_successful_stage + 1` (raises CheckpointError).
+
+        The run writes into the folder the checkpoint is in (a copied session
+        stays a copy), holding its write lock (raises SessionBusy).
+        """
+        path = resolve_checkpoint(checkpoint)
+        previous = load_checkpoint(path)
         pipeline = previous.model_copy(deep=True)
         pipeline.pipeline_id = new_id()
         pipeline.config = config or previous.config
         pipeline.recovery.is_resumed = True
         pipeline.recovery.previous_pipeline_id = previous.pipeline_id
-        return await _Run(self, pipeline).execute()
+        folder = path.parent.parent if path.parent.name == STATE_DIR else None
+        if folder is None:
+            return await _Run(self, pipeline).execute()
+        with session_lock(folder):
+            return await _Run(self, pipeline, folder=folder).execute()
 
 
 @dataclass
@@ -158,10 +178,11 @@ class _Run:
     questions_asked: int = 0
     degraded: StageError | None = None
     carried: dict[int, StageRecord] = field(default_factory=dict)
+    folder: Path | None = None  # where to write; by default the sessions root's folder for the id
 
     def __post_init__(self) -> None:
         self.events = OrderedEvents(self.owner.sink)
-        self.session_dir = self.owner.sessions_root / self.pipeline.session_id
+        self.session_dir = self.folder or self.owner.sessions_root / self.pipeline.session_id
         self.started = time.perf_counter()
         self.deadline = self.started + self.pipeline.config.pipeline_timeout_ms / 1000
 
@@ -193,6 +214,13 @@ class _Run:
             error = StageError(code="USER_CANCELLED", message="the run was cancelled")
             self._finish(error)
             raise
+        except WriteFailed as exc:  # a checkpoint the disk refused (full, read-only)
+            p.status = "failed"
+            error = StageError(
+                code="FILE_WRITE_FAILED",
+                message=str(exc),
+                recovery_hint="free some space, then resume it with `muse-studio resume SESSION`",
+            )
         except RunTimedOut:
             p.status = "failed"
             limit = p.config.pipeline_timeout_ms / 1000
@@ -267,7 +295,8 @@ class _Run:
             if not await self._approved(record, result):
                 self.variants[stage] = self.variants.get(stage, 0) + 1
                 continue
-            self._checkpoint()
+            if stage < 8:  # after S8 the run finishes, and `_finish` checkpoints
+                self._checkpoint(durable=stage in DURABLE_STAGES)
             return None
 
     async def _attempts(self, record: StageRecord) -> StageResult | None:
@@ -427,12 +456,12 @@ class _Run:
         self.pipeline.status = "failed" if record.stage in CRITICAL_STAGES else "running"
         self._checkpoint()
 
-    def _checkpoint(self) -> None:
+    def _checkpoint(self, *, durable: bool = True) -> None:
         p = self.pipeline
         if not p.config.enable_checkpoints:
             return
         p.updated_at = self.owner.clock().isoformat()
-        path = write_checkpoint(self.session_dir, p)
+        path = write_checkpoint(self.session_dir, p, durable=durable)
         p.recovery.checkpoint_path = str(path)
 
     def _finish(self, error: StageError | None) -> None:
@@ -444,7 +473,13 @@ class _Run:
             self._checkpoint()
             record_run_in_manifest(self.session_dir, p)
         except OSError as exc:  # a full disk must not hide how the run ended
-            error = error or StageError(code="FILE_WRITE_FAILED", message=str(exc))
+            if p.status in ("completed", "completed_partial"):
+                p.status = "failed"  # the session on disk lacks the run's last checkpoint
+            error = error or StageError(
+                code="FILE_WRITE_FAILED",
+                message=str(exc),
+                recovery_hint="free some space, then resume it with `muse-studio resume SESSION`",
+            )
         self.events.emit(
             PipelineFinished(
                 status=p.status,

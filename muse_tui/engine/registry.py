@@ -130,7 +130,8 @@ def harmony_stage(song: SongState, ctx: StageContext) -> StageResult:
                 hint="write chords like 'Cm Ab Eb Bb' or numerals like 'i VI III VII'",
             ) from None
     with ctx.tool("write_progression"):
-        written = write_progression(ctx.session_dir, progression)
+        # Not synced: S8 writes the same file again, durably, with the rest of the session.
+        written = write_progression(ctx.session_dir, progression, durable=False)
     output = HarmonyOutput(progression=progression, progression_file_path=written.path)
     return StageResult(
         output,

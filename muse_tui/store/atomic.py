@@ -6,7 +6,9 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Sequence
+from contextvars import ContextVar
 from pathlib import Path
+from typing import Protocol
 
 TMP_SUFFIX = ".tmp"
 
@@ -15,24 +17,48 @@ class WriteFailed(OSError):
     """A file could not be written; the message says which and why, in one sentence."""
 
 
-def write_atomic(path: Path, data: bytes | str) -> int:
+class Staging(Protocol):
+    """An open session change that collects writes instead of making them (`store.transaction`)."""
+
+    def covers(self, path: Path) -> bool: ...
+
+    def put_path(self, path: Path, data: bytes) -> int: ...
+
+    def remove_path(self, path: Path) -> None: ...
+
+    def staged(self, path: Path) -> bytes | None: ...
+
+
+#: The session change this context writes into, if any (set by `store.transaction`).
+STAGING: ContextVar[Staging | None] = ContextVar("muse_staging", default=None)
+
+
+def write_atomic(path: Path, data: bytes | str, *, durable: bool = True) -> int:
     """Write `data` to `path` via a temp file in the same folder, fsync, rename, fsync the folder.
 
     Returns the number of bytes written. Leaves no temp file behind on failure.
     """
-    return write_atomic_files([(path, data)])[0]
+    return write_atomic_files([(path, data)], durable=durable)[0]
 
 
-def write_atomic_files(files: Sequence[tuple[Path, bytes | str]]) -> list[int]:
+def write_atomic_files(
+    files: Sequence[tuple[Path, bytes | str]], *, durable: bool = True
+) -> list[int]:
     """`write_atomic` for files written together, fsyncing each folder once after every rename.
 
     Each file is still either its old self or its new self; once this returns,
     all are durable. One folder fsync makes every rename in it durable, so
-    there is no need for one per file. Returns the bytes written, per file.
+    there is no need for one per file. Inside an open session change the files
+    are staged there instead and land with the change. `durable=False` skips
+    the fsyncs: still whole files after a killed process, but a power cut may
+    lose them (for checkpoints that are cheap to redo). Returns the bytes written, per file.
     """
     payloads = [
         (path, data.encode("utf-8") if isinstance(data, str) else data) for path, data in files
     ]
+    staging = STAGING.get()
+    if staging is not None and all(staging.covers(path) for path, _ in payloads):
+        return [staging.put_path(path, payload) for path, payload in payloads]
     for path, _ in payloads:
         path.parent.mkdir(parents=True, exist_ok=True)
     temps: list[str] = []
@@ -46,7 +72,8 @@ def write_atomic_files(files: Sequence[tuple[Path, bytes | str]]) -> list[int]:
             with os.fdopen(fd, "wb") as tmp:
                 tmp.write(payload)
                 tmp.flush()
-                os.fsync(tmp.fileno())
+                if durable:
+                    os.fsync(tmp.fileno())
         for (writing, _), tmp_name in zip(payloads, temps, strict=True):
             os.replace(tmp_name, writing)
     except OSError as exc:
@@ -54,9 +81,38 @@ def write_atomic_files(files: Sequence[tuple[Path, bytes | str]]) -> list[int]:
             with contextlib.suppress(OSError):  # already renamed into place
                 os.unlink(tmp_name)
         raise WriteFailed(exc.errno, f"could not write {writing}: {exc.strerror or exc}") from exc
-    for folder in dict.fromkeys(path.parent for path, _ in payloads):
-        fsync_folder(folder)
+    if durable:
+        for folder in dict.fromkeys(path.parent for path, _ in payloads):
+            try:
+                fsync_folder(folder)
+            except OSError as exc:
+                raise WriteFailed(
+                    exc.errno, f"could not save {folder}: {exc.strerror or exc}"
+                ) from exc
     return [len(payload) for _, payload in payloads]
+
+
+def read_current(path: Path) -> bytes:
+    """The file's bytes as the open session change would leave them (else as on disk)."""
+    staging = STAGING.get()
+    staged = staging.staged(path) if staging is not None and staging.covers(path) else None
+    return staged if staged is not None else path.read_bytes()
+
+
+def current_size(path: Path) -> int:
+    """The file's size as the open session change would leave it (else as on disk)."""
+    staging = STAGING.get()
+    staged = staging.staged(path) if staging is not None and staging.covers(path) else None
+    return len(staged) if staged is not None else path.stat().st_size
+
+
+def remove_file(path: Path) -> None:
+    """Delete a file now, or with the open session change when there is one."""
+    staging = STAGING.get()
+    if staging is not None and staging.covers(path):
+        staging.remove_path(path)
+    else:
+        path.unlink(missing_ok=True)
 
 
 def fsync_folder(folder: Path) -> None:

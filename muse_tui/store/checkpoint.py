@@ -15,7 +15,14 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from muse_tui.contracts import SCHEMA_VERSION, ComposerPipeline, Contract, SongState
-from muse_tui.store.atomic import TMP_SUFFIX, write_atomic, write_atomic_files
+from muse_tui.store.atomic import (
+    STAGING,
+    TMP_SUFFIX,
+    WriteFailed,
+    write_atomic,
+    write_atomic_files,
+)
+from muse_tui.store.transaction import note_checkpoint, recover, refuse_outside
 
 STATE_DIR = "state"
 PIPELINE_FILE = "pipeline-state.json"
@@ -37,17 +44,26 @@ def song_path(session_dir: Path) -> Path:
     return session_dir / STATE_DIR / SONG_FILE
 
 
-def write_checkpoint(session_dir: Path, pipeline: ComposerPipeline) -> Path:
-    """Write both state files atomically, keeping the previous ones as backups."""
+def write_checkpoint(
+    session_dir: Path, pipeline: ComposerPipeline, *, durable: bool = True
+) -> Path:
+    """Write both state files atomically, keeping the previous ones as backups.
+
+    `durable=False` skips the fsyncs, for checkpoints cheap to redo (S1–S3):
+    a killed process still leaves whole files. Both files must be inside the
+    session folder (a `state` symlink leading out is refused).
+    """
+    session_dir.mkdir(parents=True, exist_ok=True)
     song = _compact_json(pipeline.song_state)
-    files = [
-        (song_path(session_dir), song),
-        (pipeline_path(session_dir), _pipeline_json(pipeline, song)),
-    ]
+    pipeline_bytes = _pipeline_json(pipeline, song)
+    files = [(song_path(session_dir), song), (pipeline_path(session_dir), pipeline_bytes)]
     for path, _ in files:
+        refuse_outside(session_dir, path)
         if path.exists():
             keep_as_backup(path)
-    write_atomic_files(files)  # one folder fsync makes both renames durable
+    write_atomic_files(files, durable=durable)  # one folder fsync makes both renames durable
+    if STAGING.get() is None:
+        note_checkpoint(session_dir, pipeline_bytes)
     return pipeline_path(session_dir)
 
 
@@ -97,33 +113,101 @@ def resolve_checkpoint(target: Path) -> Path:
 def load_checkpoint(target: Path) -> ComposerPipeline:
     """Read a checkpoint from a session folder or a `pipeline-state.json` path."""
     path = resolve_checkpoint(target)
+    session_dir = path.parent.parent if path.parent.name == STATE_DIR else None
     start_fresh = 'start fresh with `muse-studio compose "PROMPT"`'
     try:
-        text = path.read_text(encoding="utf-8")
+        if session_dir is not None:
+            recover(session_dir)  # finish (or discard) a change a killed writer left behind
+        data = path.read_bytes()
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise CheckpointError(
             f"cannot resume: there is no checkpoint at {path}; {start_fresh}."
         ) from None
+    except WriteFailed as exc:  # a change left behind could not be finished
+        raise CheckpointError(f"cannot resume: {exc}.") from None
     except OSError as exc:
         raise CheckpointError(f"cannot resume: {path} cannot be read ({exc.strerror}).") from None
+    except UnicodeDecodeError:
+        raise CheckpointError(
+            f"cannot resume: {path} is corrupt (not UTF-8 text); resume from its backup "
+            f"{path.name}{BACKUP_SUFFIX} or {start_fresh}."
+        ) from None
     try:
         raw = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, RecursionError) as exc:
+        where = (
+            f"not JSON at line {exc.lineno}" if isinstance(exc, ValueError) else "nested too deep"
+        )
         raise CheckpointError(
-            f"cannot resume: {path} is corrupt (not JSON at line {exc.lineno}); "
+            f"cannot resume: {path} is corrupt ({where}); "
             f"resume from its backup {path.name}{BACKUP_SUFFIX} or {start_fresh}."
         ) from None
+    pipeline = _validated(raw, path, start_fresh)
+    if session_dir is not None:
+        note_checkpoint(session_dir, data)
+    return pipeline
+
+
+def _validated(raw: object, path: Path, start_fresh: str) -> ComposerPipeline:
+    """The pipeline in `raw`: a newer minor loses unknown fields, another major is refused."""
     version = str(raw.get("version", "?")) if isinstance(raw, dict) else "?"
-    if version.split(".")[0] != SCHEMA_VERSION.split(".")[0]:
+    ours = _version_parts(SCHEMA_VERSION)
+    theirs = _version_parts(version)
+    if theirs is None or theirs[0] != ours[0]:
+        newer = theirs is not None and theirs[0] > ours[0]
+        way = "update muse-studio to open it" if newer else start_fresh
         raise CheckpointError(
             f"cannot resume: {path} was written by schema {version}, this muse-studio reads "
-            f"{SCHEMA_VERSION}; {start_fresh}."
+            f"{SCHEMA_VERSION}; {way}."
         )
-    try:
-        return ComposerPipeline.model_validate(raw)
-    except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise CheckpointError(
-            f"cannot resume: {path} is corrupt ({where}: {first['msg']}); {start_fresh}."
-        ) from None
+    newer_minor = theirs[1] > ours[1]
+    for _ in range(4 if newer_minor else 1):
+        try:
+            pipeline = ComposerPipeline.model_validate(raw)
+            pipeline.version = SCHEMA_VERSION  # what this muse-studio writes back
+            return pipeline
+        except ValidationError as exc:
+            errors = exc.errors(include_url=False)
+            unknown = [e["loc"] for e in errors if e["type"] == "extra_forbidden"]
+            if not newer_minor or len(unknown) < len(errors):
+                first = (
+                    next(e for e in errors if e["type"] != "extra_forbidden")
+                    if newer_minor
+                    else errors[0]
+                )
+                where = ".".join(str(p) for p in first["loc"])
+                raise CheckpointError(
+                    f"cannot resume: {path} is corrupt ({where}: {first['msg']}); {start_fresh}."
+                ) from None
+            for loc in unknown:  # fields a newer minor version added: read without them
+                _drop(raw, loc)
+        except RecursionError:
+            raise CheckpointError(
+                f"cannot resume: {path} is corrupt (nested too deep); {start_fresh}."
+            ) from None
+    raise CheckpointError(
+        f"cannot resume: {path} has fields this muse-studio cannot place; update muse-studio."
+    )
+
+
+def _version_parts(version: str) -> tuple[int, int] | None:
+    parts = version.split(".")
+    if len(parts) < 2 or not all(p.isdigit() and len(p) < 6 for p in parts[:2]):
+        return None
+    return int(parts[0]), int(parts[1])
+
+
+def _drop(raw: object, loc: tuple[int | str, ...]) -> None:
+    """Delete the value at a pydantic error location, skipping the union tags it names."""
+    node = raw
+    for step in loc[:-1]:
+        if (isinstance(node, dict) and step in node) or (
+            isinstance(node, list) and isinstance(step, int) and step < len(node)
+        ):
+            node = node[step]
+        elif isinstance(node, dict) and str(step) in node:
+            node = node[str(step)]
+        # else: a union or model tag pydantic adds to the location; stay where we are
+    if isinstance(node, dict):
+        node.pop(loc[-1], None)  # type: ignore[call-overload]

@@ -79,11 +79,15 @@ def progression_to_mpc(
 
 
 def write_progression(
-    session_dir: Path, progression: EnrichedProgression, title: str | None = None
+    session_dir: Path,
+    progression: EnrichedProgression,
+    title: str | None = None,
+    *,
+    durable: bool = True,
 ) -> ManifestFile:
-    """Write `progression/main.progression` atomically."""
+    """Write `progression/main.progression` atomically (`durable=False`: without fsyncs)."""
     text = json.dumps(progression_to_mpc(progression, title), indent=4) + "\n"
-    size = write_atomic(inside_session(session_dir, PROGRESSION_FILE), text)
+    size = write_atomic(inside_session(session_dir, PROGRESSION_FILE), text, durable=durable)
     description = "The chord progression for MPC Beats Pad Perform (Progressions)"
     return ManifestFile(
         path=PROGRESSION_FILE, type="progression", description=description, size_bytes=size

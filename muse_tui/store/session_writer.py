@@ -2,7 +2,9 @@
 
 Every file goes through `write_atomic`, so a crash leaves whole files and
 `*.tmp` leftovers, never half a file; no manifest means the session is
-incomplete. Writing the same pipeline twice gives the same bytes.
+incomplete. The files are written in one batch (one fsync per folder), the
+manifest renamed last; inside a session change they join the change.
+Writing the same pipeline twice gives the same bytes.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from muse_tui.contracts import (
     SongState,
     SoundsOutput,
 )
-from muse_tui.store.atomic import leftover_temp_files, write_atomic
+from muse_tui.store.atomic import current_size, leftover_temp_files, remove_file, write_atomic
 from muse_tui.store.checkpoint import pipeline_path, song_path, write_checkpoint
 from muse_tui.store.manifest import (
     MANIFEST_DESCRIPTION,
@@ -52,6 +54,7 @@ from muse_tui.store.smf import (
     midi_file_names,
     write_song_midi,
 )
+from muse_tui.store.transaction import session_batch
 
 _DESCRIPTIONS = {
     "state/song-state.json": "The song (tracks, arrangement, chords, history) for muse-studio",
@@ -83,6 +86,17 @@ def write_session(
     session_dir.mkdir(parents=True, exist_ok=True)
     for leftover in leftover_temp_files(session_dir):  # from an earlier writer that was killed
         leftover.unlink(missing_ok=True)
+    with session_batch(session_dir):
+        return _write_session(session_dir, pipeline, presets, midi_written, state_written)
+
+
+def _write_session(
+    session_dir: Path,
+    pipeline: ComposerPipeline,
+    presets: Sequence[PresetAssignment] | None,
+    midi_written: bool,
+    state_written: bool,
+) -> SessionManifest:
     song = pipeline.song_state
     if not state_written or not song_path(session_dir).exists():
         write_checkpoint(session_dir, pipeline)
@@ -212,7 +226,7 @@ def _remove_stale_midi(session_dir: Path, written: list[ManifestFile]) -> None:
     folder = inside_session(session_dir, MIDI_DIR)
     for path in folder.glob("*.mid") if folder.is_dir() else []:
         if f"{MIDI_DIR}/{path.name}" not in keep:
-            path.unlink(missing_ok=True)
+            remove_file(path)
 
 
 def _entry(session_dir: Path, path: Path) -> ManifestFile:
@@ -221,7 +235,7 @@ def _entry(session_dir: Path, path: Path) -> ManifestFile:
         path=relative,
         type="state",
         description=_DESCRIPTIONS[relative],
-        size_bytes=path.stat().st_size,
+        size_bytes=current_size(path),
     )
 
 

@@ -143,10 +143,19 @@ def resolve_session(ref: str, root: Path) -> Path:
                 f"there is no session {ref} in {root}; `muse-studio sessions list` shows them."
             )
         return folder
-    path = Path(ref).expanduser()
-    if ref.strip() and path.is_dir() and is_session_folder(path):
+    try:
+        path = Path(ref).expanduser()
+        is_folder = bool(ref.strip()) and path.is_dir() and is_session_folder(path)
+        exists = bool(ref.strip()) and path.exists()
+    except (OSError, ValueError, RuntimeError):  # a name too long, a NUL byte, no home for ~
+        raise BadSessionReference(
+            f"{ref[:60]!r}{'…' if len(ref) > 60 else ''} is neither a session id like "
+            "session-20261122-a1b2c3 nor a folder "
+            "that can exist here."
+        ) from None
+    if is_folder:
         return path
-    if ref.strip() and path.exists():
+    if exists:
         raise BadSessionReference(f"{ref} is not a session folder (it has no manifest or state).")
     raise BadSessionReference(
         f"{ref!r} is neither a session id like session-20261122-a1b2c3 nor a session folder."

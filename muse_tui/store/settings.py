@@ -2,6 +2,8 @@
 
 A bad or unknown key never stops the studio: that key falls back to its
 default and `load_settings` returns a notice naming the file and the key.
+Saving keeps keys a newer muse-studio wrote, and never writes over a file
+that cannot be read (the producer's file stays; this run uses the defaults).
 `MUSE_CONFIG_DIR` points at another folder (tests, portable installs).
 """
 
@@ -14,10 +16,10 @@ from typing import Any
 
 import platformdirs
 import tomli_w
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from muse_tui.contracts.song import TrackRole
-from muse_tui.store.atomic import write_atomic
+from muse_tui.store.atomic import WriteFailed, write_atomic
 
 APP_NAME = "muse-studio"
 CONFIG_DIR_ENV = "MUSE_CONFIG_DIR"
@@ -38,6 +40,21 @@ class Settings(BaseModel):
     default_bars: int = Field(default=64, ge=8, le=512)
     default_tracks: list[TrackRole] = Field(default_factory=lambda: list(DEFAULT_TRACKS))
     keymap: dict[str, str] = Field(default_factory=dict, description="binding id → keys")
+
+    @field_validator("approval_gates")
+    @classmethod
+    def _stages(cls, gates: list[int]) -> list[int]:
+        if any(not 1 <= g <= 8 for g in gates):
+            raise ValueError("stages are numbered 1 to 8")
+        return gates
+
+
+class SettingsUnreadable(WriteFailed):
+    """The settings file exists but cannot be read, so it is not written over."""
+
+
+class SettingsInvalid(ValueError):
+    """A setting was given a value it cannot take; the message names the key."""
 
 
 def config_dir() -> Path:
@@ -87,16 +104,45 @@ def _known_keys() -> str:
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
-    """Write the settings atomically (temp file, fsync, rename); returns the file written."""
+    """Write the settings atomically (temp file, fsync, rename); returns the file written.
+
+    Keys this version does not know (a newer muse-studio's) are kept. Raises
+    SettingsUnreadable, writing nothing, when the file there cannot be read.
+    """
     path = settings_path() if path is None else path
+    kept = {k: v for k, v in _on_disk(path).items() if k not in Settings.model_fields}
     data = settings.model_dump(mode="json", exclude_none=True)  # TOML has no null
-    write_atomic(path, tomli_w.dumps(data))
+    write_atomic(path, tomli_w.dumps({**data, **kept}))
     return path
 
 
 def update_settings(path: Path | None = None, **changes: Any) -> Settings:
-    """Load, change some keys, save: the way to remember one choice (a MIDI port, a theme)."""
+    """Load, change some keys, save: the way to remember one choice (a MIDI port, a theme).
+
+    Raises SettingsInvalid (naming the key) for a value a setting cannot take,
+    and SettingsUnreadable when the file cannot be read (it is left as it is).
+    """
     settings, _ = load_settings(path)
-    updated = Settings.model_validate({**settings.model_dump(), **changes})
+    try:
+        updated = Settings.model_validate({**settings.model_dump(), **changes})
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        key = str(error["loc"][0]) if error["loc"] else "?"
+        raise SettingsInvalid(
+            f"{key} = {changes.get(key)!r} is not a valid setting ({error['msg']})."
+        ) from None
     save_settings(updated, path)
     return updated
+
+
+def _on_disk(path: Path) -> dict[str, Any]:
+    """What the settings file holds now ({} if there is none); SettingsUnreadable if unreadable."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise SettingsUnreadable(
+            f"{path} cannot be read ({exc}), so it was left as it is and nothing was saved; "
+            "fix or remove it to save settings again"
+        ) from None

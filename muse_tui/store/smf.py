@@ -19,7 +19,7 @@ import mido
 
 from muse_tui.compose.assembly import arrange_for_playback
 from muse_tui.contracts import ManifestFile, Note, SongState, Track
-from muse_tui.store.atomic import write_atomic_files
+from muse_tui.store.atomic import current_size, write_atomic_files
 from muse_tui.store.sessions import inside_session, sanitise_name
 from muse_tui.theory import SCALE_STEPS, KeySyntaxError, parse_key
 
@@ -125,7 +125,7 @@ def midi_entries(session_dir: Path, song: SongState) -> list[ManifestFile]:
 
 
 def _written(session_dir: Path, relative: str, description: str) -> ManifestFile:
-    size = inside_session(session_dir, relative).stat().st_size
+    size = current_size(inside_session(session_dir, relative))
     return ManifestFile(path=relative, type="midi", description=description, size_bytes=size)
 
 

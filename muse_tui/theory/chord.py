@@ -182,6 +182,10 @@ def parse_modifiers(text: str, start: int = 0) -> tuple[Modifier, ...]:
     return modifiers
 
 
+#: Digits a chord number may have (degrees run to 13); longer is a typo, not a chord.
+_NUMBER_DIGITS = 3
+
+
 class _ReadError(Exception):
     def __init__(self, position: int, message: str) -> None:
         super().__init__(message)
@@ -198,6 +202,8 @@ def _read_number(text: str, position: int) -> tuple[int | None, int]:
     end = position
     while end < len(text) and text[end].isdigit():
         end += 1
+    if end - position > _NUMBER_DIGITS:  # no chord degree is that long; int() would balk
+        raise _unexpected(text, position, end - position)
     return (int(text[position:end]) if end > position else None), end
 
 

@@ -67,16 +67,33 @@ class RomanSyntaxError(ValueError):
     """A Roman numeral that cannot be read."""
 
 
+#: The most numerals one "X/Y/Z" may chain; real charts use one or two.
+MAX_CHAIN = 16
+
+
 def parse_roman(numeral: str, key: Key | str) -> Chord:
-    """The chord a Roman numeral names in a key: parse_roman("V7/ii", "C") is A7."""
+    """The chord a Roman numeral names in a key: parse_roman("V7/ii", "C") is A7.
+
+    "X/Y/Z" is read from the right: Z in the key, Y in Z's key, X in Y's.
+    """
     the_key = parse_key(key)
     text = numeral.strip()
+    if text.count("/") >= MAX_CHAIN:
+        raise RomanSyntaxError(
+            f"{text[:40]!r}… chains {text.count('/') + 1} numerals; at most {MAX_CHAIN} "
+            "are read, as in 'V/V' or 'V7/IV'"
+        )
+    levels: list[tuple[str, str]] = []  # (numeral, the text it heads), outermost first
     head, slash, target = text.partition("/")
-    if slash:
-        tonicized = parse_roman(target, the_key)
-        local = Key(tonicized.root_name, "minor" if tonicized.is_minor else "major")
-        return _build(head, local, text)
-    return _build(text, the_key, text)
+    while slash:
+        levels.append((head, text))
+        text = target.strip()
+        head, slash, target = text.partition("/")
+    chord = _build(text, the_key, text)
+    for head, whole in reversed(levels):
+        local = Key(chord.root_name, "minor" if chord.is_minor else "major")
+        chord = _build(head, local, whole)
+    return chord
 
 
 def _build(text: str, key: Key, whole: str) -> Chord:

@@ -93,8 +93,11 @@ def test_2_a_writer_killed_mid_write_leaves_only_temp_files_that_clean_removes(
         child.wait(timeout=30)
     assert child.returncode == -signal.SIGKILL
 
-    (leftover,) = leftover_temp_files(folder)
-    assert leftover.name.startswith(f".{stall_in}.")
+    # The files are written in one batch: the temps of the files before the stalled one are
+    # left too, none of them renamed yet.
+    leftovers = leftover_temp_files(folder)
+    (leftover,) = [p for p in leftovers if p.name.startswith(f".{stall_in}.")]
+    assert all(p.name.endswith(".tmp") and p.name.startswith(".") for p in leftovers)
     assert not (folder / "manifest.json").exists(), "no manifest: the session is incomplete"
     assert not (leftover.parent / stall_in).exists(), "no partial final file"
     for path in folder.rglob("*.json"):
@@ -103,7 +106,7 @@ def test_2_a_writer_killed_mid_write_leaves_only_temp_files_that_clean_removes(
 
     later = datetime.now(UTC) + timedelta(minutes=5)
     report = clean_sessions(tmp_path, now=later)
-    assert report.temp_files == [leftover] and not report.sessions
+    assert report.temp_files == leftovers and not report.sessions
     assert leftover_temp_files(folder) == []
     assert folder.is_dir(), "cleaning temp files never deletes the session"
     clean_sessions(tmp_path, incomplete=True, now=later)

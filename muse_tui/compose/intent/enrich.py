@@ -140,7 +140,9 @@ def choose_key(
         mode = mood_mode or dna.preferred_modes[0]
     if tonic is None:
         folded = " ".join(reading.text.lower().split())
-        tonic = dna.preferred_keys[zlib.crc32(folded.encode("utf-8")) % len(dna.preferred_keys)]
+        # "surrogatepass": a prompt from argv may carry undecodable bytes as lone surrogates
+        digest = zlib.crc32(folded.encode("utf-8", "surrogatepass"))
+        tonic = dna.preferred_keys[digest % len(dna.preferred_keys)]
     named = f"{tonic} {_mode_words(mode)}"
     if tonic_asked and mode_asked:
         source, confidence, why = "explicit", 1.0, f"You asked for {named}."
@@ -255,13 +257,17 @@ def _fill_band(named: list[TrackRole], genre_roles: list[TrackRole]) -> list[Tra
 def song_length(
     reading: PromptReading, bpm: float, loop: bool, lexicon: IntentLexicon
 ) -> tuple[DurationRange, bool]:
-    """Bars from "32 bars" or "2 minutes" at `bpm`; else a loop's or a song's usual length."""
+    """Bars from "32 bars" or "2 minutes" at `bpm`; else a loop's or a song's usual length.
+
+    A length asked for is held to `SONG_BARS`, the range `--bars` takes.
+    """
     asked = reading.length
     if asked is not None and asked.unit == "bars":
-        return DurationRange(min=max(1, int(asked.low)), max=max(1, int(asked.high))), False
+        low, high = _song_bars(asked.low), _song_bars(asked.high)
+        return DurationRange(min=low, max=max(low, high)), False
     if asked is not None:
-        low = max(4, 4 * math.floor(asked.low * bpm / 4 / 4))
-        high = max(low, 4 * math.ceil(asked.high * bpm / 4 / 4))
+        low = _song_bars(4 * math.floor(asked.low * bpm / 4 / 4))
+        high = _song_bars(max(low, 4 * math.ceil(asked.high * bpm / 4 / 4)))
         return DurationRange(min=low, max=high), False
     if loop:
         low, high = lexicon.loop_bars
@@ -269,6 +275,14 @@ def song_length(
     short, long = lexicon.song_minutes
     low = max(8, 8 * round(short * bpm / 4 / 8))
     return DurationRange(min=low, max=max(low, 8 * round(long * bpm / 4 / 8))), True
+
+
+#: The shortest and longest song a prompt can ask for, as `--bars` allows.
+SONG_BARS = (8, 512)
+
+
+def _song_bars(bars: float) -> int:
+    return max(SONG_BARS[0], min(SONG_BARS[1], int(bars)))
 
 
 def song_moods(

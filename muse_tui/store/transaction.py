@@ -1,0 +1,284 @@
+"""Session changes as transactions: every file of a change lands on disk, or none does.
+
+Inside `session_change(session_dir)` the store's writers stage their files
+instead of writing them. On leaving the block the change is committed:
+
+1. under the session's write lock, refuse if another process changed the
+   checkpoint since this one read it (no lost edits);
+2. write each new file into `SESSION/.muse-change/` and fsync it;
+3. write `journal.json` there (each file's target and SHA-256) and fsync it,
+   then fsync that folder: the commit point;
+4. rename each file onto its target, delete the files the change removes,
+   fsync the folders, delete `.muse-change/`.
+
+Opening a session (`recover`) finishes a change a killed writer left behind:
+rolled forward when every file the journal lists is whole, discarded otherwise
+(before the commit point nothing was renamed, so the old session stands).
+A full disk fails in step 2 or 3 and leaves the session as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+from muse_tui.store.atomic import (
+    STAGING,
+    WriteFailed,
+    fsync_folder,
+    write_atomic_files,
+)
+from muse_tui.store.lock import SessionBusy, session_lock
+
+CHANGE_DIR = ".muse-change"
+JOURNAL = "journal.json"
+_PIPELINE = "state/pipeline-state.json"
+
+#: Per session folder, the SHA-256 of the checkpoint this process last read or wrote.
+_seen: dict[Path, str] = {}
+
+
+class SessionChanged(WriteFailed):
+    """Another process changed the session after this one read it; nothing was written."""
+
+
+def note_checkpoint(session_dir: Path, data: bytes) -> None:
+    """Remember the checkpoint bytes this process read or wrote, to detect a rival writer."""
+    _seen[session_dir.resolve()] = hashlib.sha256(data).hexdigest()
+
+
+def outside_sentence(session_dir: Path, relative: str) -> str:
+    return f"refusing to write {relative!r}: it is outside the session folder {session_dir}"
+
+
+def refuse_outside(session_dir: Path, path: Path) -> str:
+    """`path` relative to the session folder, or WriteFailed if it (or a symlink) leads outside."""
+    root = session_dir.resolve()
+    relative = os.path.relpath(os.path.abspath(path), os.path.abspath(session_dir))
+    if relative.startswith(os.pardir) or os.path.isabs(relative):
+        raise WriteFailed(outside_sentence(root, str(path)))
+    if not path.resolve().is_relative_to(root) or (
+        path.parent.exists() and not path.parent.resolve().is_relative_to(root)
+    ):
+        raise WriteFailed(outside_sentence(root, relative))
+    return Path(relative).as_posix()
+
+
+class SessionChange:
+    """The files one change writes and removes, staged until it commits."""
+
+    def __init__(self, session_dir: Path, *, journal: bool = True) -> None:
+        self.session_dir = session_dir
+        self.journal = journal
+        self.files: dict[str, bytes] = {}
+        self.removed: set[str] = set()
+        self._base = os.path.abspath(session_dir)
+
+    def covers(self, path: Path) -> bool:
+        relative = os.path.relpath(os.path.abspath(path), self._base)
+        return not relative.startswith(os.pardir)
+
+    def put(self, relative: str, data: bytes | str) -> int:
+        """Stage a whole new file at `relative` (inside the session); returns its size."""
+        return self.put_path(self.session_dir / relative, data)
+
+    def put_path(self, path: Path, data: bytes | str) -> int:
+        payload = data.encode("utf-8") if isinstance(data, str) else data
+        relative = refuse_outside(self.session_dir, path)
+        self.removed.discard(relative)
+        self.files[relative] = payload
+        return len(payload)
+
+    def remove_path(self, path: Path) -> None:
+        relative = refuse_outside(self.session_dir, path)
+        self.files.pop(relative, None)
+        self.removed.add(relative)
+
+    def staged(self, path: Path) -> bytes | None:
+        relative = os.path.relpath(os.path.abspath(path), self._base)
+        return self.files.get(Path(relative).as_posix())
+
+    def commit(self) -> None:
+        """Make the change durable, all of it or none of it (see the module's steps)."""
+        if not self.files and not self.removed:
+            return
+        if not self.journal:  # a batch: one write, renamed in order (the manifest last)
+            targets = [(self.session_dir / rel, data) for rel, data in self.files.items()]
+            write_atomic_files(targets)
+            for relative in self.removed:
+                (self.session_dir / relative).unlink(missing_ok=True)
+            return
+        checkpoint = self.files.get(_PIPELINE)
+        with session_lock(self.session_dir):
+            self._refuse_if_changed_elsewhere()
+            self._drop_unchanged()
+            entries = self._write_journal()
+            _roll_forward(self.session_dir, entries, sorted(self.removed))
+        if checkpoint is not None:
+            note_checkpoint(self.session_dir, checkpoint)
+
+    def _refuse_if_changed_elsewhere(self) -> None:
+        seen = _seen.get(self.session_dir.resolve())
+        if seen is None:
+            return
+        try:
+            now = hashlib.sha256((self.session_dir / _PIPELINE).read_bytes()).hexdigest()
+        except OSError:
+            now = None
+        if now != seen:
+            raise SessionChanged(
+                f"session {self.session_dir.name} was changed by another muse-studio while this "
+                "change was being made, so nothing was saved; open it again and retry"
+            )
+
+    def _drop_unchanged(self) -> None:
+        """Files whose bytes on disk are already the new ones need no write and no sync."""
+        for relative, data in list(self.files.items()):
+            target = self.session_dir / relative
+            try:
+                same = target.stat().st_size == len(data) and target.read_bytes() == data
+            except OSError:
+                same = False
+            if same:
+                del self.files[relative]
+
+    def _write_journal(self) -> list[dict[str, str]]:
+        change_dir = self.session_dir / CHANGE_DIR
+        entries = []
+        try:
+            change_dir.mkdir(exist_ok=True)
+            for number, (relative, data) in enumerate(self.files.items()):
+                temp = f"{number}.new"
+                _write_synced(change_dir / temp, data)
+                digest = hashlib.sha256(data).hexdigest()
+                entries.append({"temp": temp, "target": relative, "sha256": digest})
+            journal = {"files": entries, "remove": sorted(self.removed)}
+            _write_synced(change_dir / JOURNAL, json.dumps(journal).encode("utf-8"))
+            fsync_folder(change_dir)  # the commit point: from here the change rolls forward
+        except OSError as exc:
+            shutil.rmtree(change_dir, ignore_errors=True)
+            raise WriteFailed(
+                exc.errno,
+                f"could not save the change to {self.session_dir.name} "
+                f"({exc.strerror or exc}); the session is as it was",
+            ) from None
+        return entries
+
+
+@contextlib.contextmanager
+def session_change(session_dir: Path) -> Iterator[SessionChange]:
+    """Collect a change's writes; commit them together when the block ends without an error.
+
+    Nested inside another change, the writes join the outer one.
+    """
+    outer = STAGING.get()
+    if isinstance(outer, SessionChange) and outer.covers(session_dir):
+        yield outer
+        return
+    recover(session_dir)
+    change = SessionChange(session_dir)
+    token = STAGING.set(change)
+    try:
+        yield change
+    finally:
+        STAGING.reset(token)
+    change.commit()
+
+
+@contextlib.contextmanager
+def session_batch(session_dir: Path) -> Iterator[SessionChange]:
+    """Collect writes and make them in one batch (one fsync per folder), in the order staged.
+
+    No journal: for a session folder that is not complete until its last file
+    (the manifest) lands. Inside a session change it joins that change.
+    """
+    outer = STAGING.get()
+    if isinstance(outer, SessionChange) and outer.covers(session_dir):
+        yield outer
+        return
+    batch = SessionChange(session_dir, journal=False)
+    token = STAGING.set(batch)
+    try:
+        yield batch
+    finally:
+        STAGING.reset(token)
+    batch.commit()
+
+
+def recover(session_dir: Path) -> str | None:
+    """Finish or discard a change a killed writer left; says which, or None if there was none."""
+    change_dir = session_dir / CHANGE_DIR
+    if not change_dir.is_dir() or change_dir.is_symlink():
+        return None
+    try:
+        with session_lock(session_dir):
+            return _recover_locked(session_dir, change_dir)
+    except SessionBusy:
+        return None  # its writer is alive and will finish it
+
+
+def _recover_locked(session_dir: Path, change_dir: Path) -> str:
+    try:
+        journal = json.loads((change_dir / JOURNAL).read_bytes())
+        entries = [
+            {"temp": str(e["temp"]), "target": str(e["target"]), "sha256": str(e["sha256"])}
+            for e in journal["files"]
+        ]
+        removes = [str(r) for r in journal["remove"]]
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        shutil.rmtree(change_dir, ignore_errors=True)
+        return "discarded"
+    for entry in entries:
+        refuse_outside(session_dir, session_dir / entry["target"])
+        if _digest(change_dir / entry["temp"]) == entry["sha256"]:
+            continue
+        if _digest(session_dir / entry["target"]) != entry["sha256"]:
+            shutil.rmtree(change_dir, ignore_errors=True)  # killed before the commit point
+            return "discarded"
+    _roll_forward(session_dir, entries, removes)
+    return "rolled forward"
+
+
+def _roll_forward(session_dir: Path, entries: list[dict[str, str]], removes: list[str]) -> None:
+    change_dir = session_dir / CHANGE_DIR
+    folders: dict[Path, None] = {}
+    try:
+        for entry in entries:
+            temp = change_dir / entry["temp"]
+            target = session_dir / entry["target"]
+            if temp.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(temp, target)
+            folders[target.parent] = None
+        for relative in removes:
+            path = session_dir / relative
+            path.unlink(missing_ok=True)
+            folders[path.parent] = None
+        for folder in folders:
+            fsync_folder(folder)
+        shutil.rmtree(change_dir)
+    except OSError as exc:
+        raise WriteFailed(
+            exc.errno,
+            f"the change to {session_dir.name} was saved but not finished "
+            f"({exc.strerror or exc}); opening the session again finishes it",
+        ) from None
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    with open(path, "wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+
+
+def _digest(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
