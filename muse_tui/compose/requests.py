@@ -100,7 +100,7 @@ def _history_request(said: str, lower: str) -> ChangeRequest | None:
 
 
 def _steps(rest: str) -> int:
-    if found := re.search(r"\b(\d+)\b", rest):
+    if found := re.search(r"\b(\d{1,3})\b", rest):  # no one undoes 1,000 steps
         return max(1, int(found.group(1)))
     for word, number in edit_words().number_words.items():
         if re.search(rf"\b{word}\b", rest):
@@ -139,7 +139,7 @@ def _song_edits(said: str, lower: str, reading: PromptReading) -> list[Edit]:
 def _transposition(lower: str) -> float | None:
     match = re.search(
         r"\b(?:transpose|move|shift|take) (?:it |everything )?(up|down)"
-        r"(?: (?:by )?(a|an|one|two|three|\d+))?"
+        r"(?: (?:by )?(a|an|one|two|three|\d{1,2})\b)?"
         r" ?(semitones?|half steps?|whole steps?|tones?|steps?)?",
         lower,
     )
@@ -205,7 +205,9 @@ def roles_named(clause: str) -> list[tuple[str, str]]:
 
 
 def _chord_index(clause: str) -> int | None:
-    if m := re.search(r"\b(\d+)(?:st|nd|rd|th)\s+chord\b|\bchord\s+(?:number\s+)?(\d+)\b", clause):
+    if m := re.search(
+        r"\b(\d{1,3})(?:st|nd|rd|th)\s+chord\b|\bchord\s+(?:number\s+)?(\d{1,3})\b", clause
+    ):
         return int(m.group(1) or m.group(2)) - 1
     ordinals = edit_words().ordinals
     if m := re.search(rf"\b({'|'.join(ordinals)})\s+chord\b", clause):

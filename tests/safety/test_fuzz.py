@@ -205,18 +205,15 @@ def test_prompt_lengths_are_held_to_the_bars_option_range() -> None:
 @pytest.mark.slow  # about 10 s alone, 25 s on a loaded machine
 def test_edit_requests() -> None:
     rng = random.Random(4)
-    huge_numbers = {f"bar {HUGE}", f"tempo {HUGE}"}  # see the xfail below
-    inputs = (t for t in _requests(rng) if t not in huge_numbers)
-    _refuse_only_with(parse_request, inputs, ())
+    _refuse_only_with(parse_request, _requests(rng), ())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="compose/requests.py int()s a 5,000-digit count (4,300-digit limit); owned by truths",
-)
-def test_an_edit_request_with_a_5000_digit_number() -> None:
-    parse_request(f"transpose up {HUGE}")
+def test_an_edit_request_with_a_5000_digit_number_is_not_read_as_a_count() -> None:
+    for text in (f"transpose up {HUGE}", f"undo {HUGE}", f"chord {HUGE} darker"):
+        request = parse_request(text)  # Python refuses int() of 4,300+ digits: never reach it
+        numbers = [e.value for e in request.edits if isinstance(e.value, float)]
+        assert all(abs(n) < 100 for n in numbers), text
+        assert request.steps < 1000, text
 
 
 def test_session_references(tmp_path: Path) -> None:
