@@ -185,6 +185,13 @@ def _run(coro: object, as_json: bool) -> ComposerPipeline:
             "(`muse-studio sessions clean --incomplete` removes the unfinished session).",
             as_json=as_json,
         )
+    except OSError as exc:  # the sessions folder itself cannot be made or written
+        where = f" {exc.filename}" if exc.filename else ""
+        fail(
+            f"Cannot write the session{where} ({exc.strerror or exc}).",
+            "Choose a folder you can write to with --out or MUSE_SESSIONS_DIR, then compose again.",
+            as_json=as_json,
+        )
     except KeyboardInterrupt:
         fail("Cancelled.", as_json=as_json)
 

@@ -143,3 +143,13 @@ def test_exit_codes_reach_the_shell_as_numbers(tmp_path: Path) -> None:
     )
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.startswith("That session reference is 300 characters")
+
+
+def test_compose_into_a_folder_that_cannot_exist_says_so(runner: CliRunner, tmp_path: Path) -> None:
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not a folder")
+    result = runner.invoke(main, ["compose", *TRAP, "--json", "--out", str(a_file / "songs")])
+    assert result.exit_code == ExitCode.FAILED
+    error = json.loads(result.stdout)["error"]
+    assert error["message"].startswith(f"Cannot write the session {a_file / 'songs'}")
+    assert "--out" in error["next"] and "Traceback" not in result.stderr
