@@ -14,7 +14,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from muse_tui.contracts import Ambiguity, ComposerPipeline, Decision
+from muse_tui.contracts import Ambiguity, ComposerPipeline, Decision, SongState
 from muse_tui.contracts.editing import ModifySongResult, UndoResult
 from muse_tui.engine.alternatives import (
     AlternativesError,
@@ -125,7 +125,7 @@ def alternatives(session: str, spec: str, count: int, pick: str | None, as_json:
     """Generate, compare and pick A/B alternatives for one element of the song."""
     folder, pipeline = _open(session, as_json)
     try:
-        element = element_for(pipeline, spec)
+        element = element_for(pipeline, _named_track(pipeline.song_state, spec))
     except AlternativesError as exc:
         fail(str(exc), f"Elements: {ELEMENTS}.", code=ExitCode.USAGE, as_json=as_json)
     made = _writing(
@@ -154,6 +154,22 @@ def alternatives(session: str, spec: str, count: int, pick: str | None, as_json:
         )
     else:
         _print_change(result)
+
+
+def _named_track(song: SongState | None, spec: str) -> str:
+    """`KIND:ROLE` with ROLE as the song calls it: `track:bass` finds a trap song's 808.
+
+    A role the song has is taken as typed; otherwise the one track whose role
+    or name contains the word ("bass" in sub_bass, "808", "piano") answers.
+    """
+    kind, colon, word = spec.partition(":")
+    typed = word.strip().lower().replace(" ", "_")
+    if not colon or song is None or not typed or song.track(typed) is not None:
+        return spec
+    found = [
+        t.role for t in song.tracks if typed in t.role or typed in t.name.lower().replace(" ", "_")
+    ]
+    return f"{kind}:{found[0]}" if len(set(found)) == 1 else spec
 
 
 def _open(ref: str, as_json: bool) -> tuple[Path, ComposerPipeline]:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import mido
+import pytest
 from click.testing import CliRunner
 
 from muse_tui.cli import main
@@ -98,6 +99,7 @@ def test_resume_names_an_unknown_session_id(runner: CliRunner) -> None:
     assert "There is no session session-20261122-zzzzzz" in " ".join(result.output.split())
 
 
+@pytest.mark.slow
 def test_compose_killed_after_harmony_resumes_to_the_same_song(tmp_path: Path) -> None:
     """A real `muse-studio compose` process killed mid-run, then `muse-studio resume`."""
     env = {
