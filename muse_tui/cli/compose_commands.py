@@ -11,29 +11,30 @@ from typing import TYPE_CHECKING
 import click
 from rich.console import Console
 
-from muse_tui.compose.intent import decompose
+from muse_tui.compose.intent import SONG_BARS, decompose
 from muse_tui.contracts import ComposerPipeline, PipelineConfig
 from muse_tui.engine.orchestrator import Orchestrator, run_blocking
 from muse_tui.engine.protocols import ApprovalGate, AutoApprove
 from muse_tui.engine.registry import product_stages
 from muse_tui.knowledge import SkillFileError
-from muse_tui.store.checkpoint import CheckpointError, load_checkpoint, resolve_checkpoint
+from muse_tui.store.atomic import WriteFailed
+from muse_tui.store.checkpoint import CheckpointError, load_checkpoint
 from muse_tui.store.manifest import read_manifest
-from muse_tui.store.sessions import (
-    SESSION_ID,
-    BadSessionReference,
-    SessionNotFound,
-    resolve_session,
-    sessions_root,
-)
+from muse_tui.store.sessions import sessions_root
 from muse_tui.store.settings import load_settings
 
+from .common import ExitCode, fail, find_session
 from .terminal import TerminalGate, TerminalProgress, interactive
 
 if TYPE_CHECKING:
     from .playback import TerminalPlayback
 
-EXIT = {"completed": 0, "completed_partial": 3, "failed": 1, "cancelled": 1}
+EXIT = {
+    "completed": ExitCode.DONE,
+    "completed_partial": ExitCode.PARTIAL,
+    "failed": ExitCode.FAILED,
+    "cancelled": ExitCode.FAILED,
+}
 
 
 def _stage_list(text: str | None, option: str) -> list[int]:
@@ -57,7 +58,7 @@ def _stage_list(text: str | None, option: str) -> list[int]:
     type=click.Path(file_okay=False, path_type=Path),
     help="Sessions folder for this run (the session is created inside).",
 )
-@click.option("--bars", type=click.IntRange(8, 512), help="Length of the song in bars.")
+@click.option("--bars", type=click.IntRange(*SONG_BARS), help="Length of the song in bars.")
 @click.option("--gates", help="Stages to stop at for approval, e.g. 2,4 (default from settings).")
 @click.option("--yes", "-y", is_flag=True, help="Approve every gate without asking.")
 @click.option("--skip", help="Stages to skip, e.g. 7,8.")
@@ -108,7 +109,9 @@ def compose(
             seed=seed if seed is not None else random.randrange(2**31),
             config=config,
             answers=answers,
-        )
+        ),
+        progress,
+        as_json,
     )
     if playback is not None:
         playback.wait()
@@ -122,26 +125,18 @@ def compose(
 def resume(session: str, yes: bool, as_json: bool) -> None:
     """Resume a pipeline: SESSION is a session id, a session folder or a pipeline-state.json."""
     console = Console(stderr=as_json)
-    path = Path(session).expanduser()
-    if SESSION_ID.match(session):
-        try:
-            path = resolve_session(session, sessions_root(load_settings()[0].sessions_dir))
-        except (BadSessionReference, SessionNotFound) as exc:
-            console.print(f"[red]{exc}[/]")
-            sys.exit(2)
+    session_dir = find_session(session, as_json=as_json, checkpoint_ok=True)
     try:
-        previous = load_checkpoint(path)
+        previous = load_checkpoint(session_dir)
     except CheckpointError as exc:
-        console.print(f"[red]{exc}[/]")
-        sys.exit(1)
-    session_dir = resolve_checkpoint(path).parent.parent
+        fail(str(exc), as_json=as_json)
     config = previous.config.model_copy(update={"approval_gates": []} if yes else {})
     progress = TerminalProgress(console, quiet=as_json)
     gate: ApprovalGate = (
         TerminalGate(console, progress) if interactive() and not yes else AutoApprove()
     )
     engine = Orchestrator(product_stages(), session_dir.parent, gate=gate, sink=progress)
-    pipeline = _run(engine.resume(session_dir, config=config))
+    pipeline = _run(engine.resume(session_dir, config=config), progress, as_json)
     _report(pipeline, session_dir.parent, as_json)
 
 
@@ -153,8 +148,11 @@ def intent(prompt: str, as_json: bool) -> None:
     try:
         result = decompose(prompt)
     except SkillFileError as exc:
-        click.echo(f"A skill file is broken: {exc}", err=True)
-        sys.exit(1)
+        fail(
+            f"A skill file is broken: {exc}",
+            "Fix the file or restore it from the repository.",
+            as_json=as_json,
+        )
     if as_json:
         click.echo(result.to_json())
         return
@@ -176,15 +174,32 @@ def intent(prompt: str, as_json: bool) -> None:
         click.echo(f"  ? {a.reason}" + (f" ({', '.join(a.options)})" if a.options else ""))
 
 
-def _run(coro: object) -> ComposerPipeline:
+_NO_ROOM = (
+    "Free some space or choose another folder with --out, then compose again "
+    "(`muse-studio sessions clean --incomplete` removes the unfinished session)."
+)
+
+
+def _run(coro: object, progress: TerminalProgress, as_json: bool) -> ComposerPipeline:
     try:
-        return run_blocking(coro)  # type: ignore[arg-type]
+        pipeline: ComposerPipeline = run_blocking(coro)  # type: ignore[arg-type]
     except CheckpointError as exc:
-        click.echo(str(exc), err=True)
-        sys.exit(1)
+        fail(str(exc), as_json=as_json)
+    except WriteFailed as exc:  # a full disk, a read-only folder: says which file and why
+        fail(str(exc), _NO_ROOM, as_json=as_json)
+    except OSError as exc:  # the sessions folder itself cannot be made or written
+        where = f" {exc.filename}" if exc.filename else ""
+        fail(
+            f"Cannot write the session{where} ({exc.strerror or exc}).",
+            "Choose a folder you can write to with --out or MUSE_SESSIONS_DIR, then compose again.",
+            as_json=as_json,
+        )
     except KeyboardInterrupt:
-        click.echo("Cancelled.", err=True)
-        sys.exit(1)
+        fail("Cancelled.", as_json=as_json)
+    error = progress.finish_error
+    if pipeline.status == "failed" and error is not None and error.code == "FILE_WRITE_FAILED":
+        fail(error.message, _NO_ROOM, as_json=as_json)  # the engine ended the run on a full disk
+    return pipeline
 
 
 def _playback(play: bool, console: Console) -> TerminalPlayback | None:

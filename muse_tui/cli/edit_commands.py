@@ -1,19 +1,20 @@
 """Headless iteration: `modify`, `undo`, `redo` and `alternatives` on a session folder.
 
-Exit codes: 0 done (or nothing to do), 1 failure or an expensive change not
-confirmed, 2 bad usage (not a session, an unknown element, a request not understood).
+Exit codes (`common.ExitCode`): 0 done (or nothing to do), 1 failure or an expensive
+change not confirmed, 2 bad usage (not a session, an unknown element, a request not
+understood).
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 from rich.console import Console
 
-from muse_tui.contracts import Ambiguity, ComposerPipeline, Decision
+from muse_tui.contracts import Ambiguity, ComposerPipeline, Decision, SongState
 from muse_tui.contracts.editing import ModifySongResult, UndoResult
 from muse_tui.engine.alternatives import (
     AlternativesError,
@@ -28,17 +29,10 @@ from muse_tui.engine.orchestrator import run_blocking
 from muse_tui.engine.protocols import ApprovalGate, ApprovalRequest, AutoApprove
 from muse_tui.store.atomic import WriteFailed
 from muse_tui.store.checkpoint import CheckpointError, load_checkpoint
-from muse_tui.store.sessions import (
-    BadSessionReference,
-    SessionNotFound,
-    resolve_session,
-    sessions_root,
-)
-from muse_tui.store.settings import load_settings
 
+from .common import ExitCode, fail, find_session
 from .terminal import TerminalGate, TerminalProgress, interactive
 
-EXIT_FAILURE, EXIT_USAGE = 1, 2
 ELEMENTS = "progression | track:ROLE | preset:ROLE | effects:ROLE | arrangement"
 
 
@@ -63,7 +57,7 @@ class _AskedWithoutTerminal:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def modify(session: str, text: str, yes: bool, as_json: bool) -> None:
     """Change a session's song: TEXT says what ("3rd chord darker", "bass simpler")."""
-    folder, pipeline = _open(session)
+    folder, pipeline = _open(session, as_json)
     console = Console(stderr=as_json)
     refusal = _AskedWithoutTerminal()
     gate: ApprovalGate = AutoApprove()
@@ -74,7 +68,7 @@ def modify(session: str, text: str, yes: bool, as_json: bool) -> None:
             else refusal
         )
     result = _writing(
-        lambda: run_blocking(modify_song(pipeline, text, session_dir=folder, gate=gate))
+        lambda: run_blocking(modify_song(pipeline, text, session_dir=folder, gate=gate)), as_json
     )
     if as_json:
         click.echo(
@@ -84,9 +78,9 @@ def modify(session: str, text: str, yes: bool, as_json: bool) -> None:
         _print_change(result)
     if result.status == "declined" and refusal.question:
         click.echo(f"{refusal.question} Run again with --yes to go ahead.", err=True)
-        sys.exit(EXIT_FAILURE)
+        sys.exit(ExitCode.FAILED)
     if result.status == "not_understood":
-        sys.exit(EXIT_USAGE)
+        sys.exit(ExitCode.USAGE)
 
 
 @click.command("undo")
@@ -97,8 +91,10 @@ def modify(session: str, text: str, yes: bool, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def undo(session: str, steps: int, as_json: bool) -> None:
     """Undo the last change(s) to a session's song; they stay in the history, marked undone."""
-    folder, pipeline = _open(session)
-    _print_replay(_writing(lambda: undo_changes(pipeline, steps, session_dir=folder)), as_json)
+    folder, pipeline = _open(session, as_json)
+    _print_replay(
+        _writing(lambda: undo_changes(pipeline, steps, session_dir=folder), as_json), as_json
+    )
 
 
 @click.command("redo")
@@ -109,8 +105,10 @@ def undo(session: str, steps: int, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def redo(session: str, steps: int, as_json: bool) -> None:
     """Redo changes that were undone (until a new change replaces them)."""
-    folder, pipeline = _open(session)
-    _print_replay(_writing(lambda: redo_changes(pipeline, steps, session_dir=folder)), as_json)
+    folder, pipeline = _open(session, as_json)
+    _print_replay(
+        _writing(lambda: redo_changes(pipeline, steps, session_dir=folder), as_json), as_json
+    )
 
 
 @click.command("alternatives")
@@ -125,12 +123,14 @@ def redo(session: str, steps: int, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the set as JSON.")
 def alternatives(session: str, spec: str, count: int, pick: str | None, as_json: bool) -> None:
     """Generate, compare and pick A/B alternatives for one element of the song."""
-    folder, pipeline = _open(session)
+    folder, pipeline = _open(session, as_json)
     try:
-        element = element_for(pipeline, spec)
+        element = element_for(pipeline, _named_track(pipeline.song_state, spec))
     except AlternativesError as exc:
-        _fail(f"{exc} Elements: {ELEMENTS}.", EXIT_USAGE)
-    made = _writing(lambda: generate_alternatives(pipeline, element, count, session_dir=folder))
+        fail(str(exc), f"Elements: {ELEMENTS}.", code=ExitCode.USAGE, as_json=as_json)
+    made = _writing(
+        lambda: generate_alternatives(pipeline, element, count, session_dir=folder), as_json
+    )
     alt_set = made.alternative_set
     if as_json and pick is None:
         click.echo(
@@ -144,9 +144,9 @@ def alternatives(session: str, spec: str, count: int, pick: str | None, as_json:
         click.echo(f"Alternatives for {spec}{cached}:\n{made.comparison_text}")
     if pick is None:
         return
-    index = _variant_index(pick, [v.label for v in alt_set.variants])
+    index = _variant_index(pick, [v.label for v in alt_set.variants], as_json)
     result = _writing(
-        lambda: select_alternative(made.pipeline, alt_set.id, index, session_dir=folder)
+        lambda: select_alternative(made.pipeline, alt_set.id, index, session_dir=folder), as_json
     )
     if as_json:
         click.echo(
@@ -156,38 +156,61 @@ def alternatives(session: str, spec: str, count: int, pick: str | None, as_json:
         _print_change(result)
 
 
-def _open(ref: str) -> tuple[Path, ComposerPipeline]:
-    settings, _ = load_settings()
-    try:
-        folder = resolve_session(ref, sessions_root(settings.sessions_dir))
-    except BadSessionReference as exc:
-        _fail(str(exc), EXIT_USAGE)
-    except SessionNotFound as exc:
-        _fail(str(exc))
+def _named_track(song: SongState | None, spec: str) -> str:
+    """`KIND:ROLE` with ROLE as the song calls it: `track:bass` finds a trap song's 808.
+
+    A role the song has is taken as typed; otherwise the one track whose role
+    or name contains the word ("bass" in sub_bass, "808", "piano") answers.
+    """
+    kind, colon, word = spec.partition(":")
+    typed = word.strip().lower().replace(" ", "_")
+    if not colon or song is None or not typed or song.track(typed) is not None:
+        return spec
+    found = [
+        t.role for t in song.tracks if typed in t.role or typed in t.name.lower().replace(" ", "_")
+    ]
+    return f"{kind}:{found[0]}" if len(set(found)) == 1 else spec
+
+
+def _open(ref: str, as_json: bool) -> tuple[Path, ComposerPipeline]:
+    folder = find_session(ref, as_json=as_json)
     try:
         pipeline = load_checkpoint(folder)
     except CheckpointError as exc:
-        _fail(str(exc))
+        fail(str(exc), as_json=as_json)
     if pipeline.intent is None:
-        _fail(f"{folder.name} was never composed past its prompt; resume it first.")
+        fail(
+            f"{folder.name} was never composed past its prompt.",
+            f"Resume it first: `muse-studio resume {folder.name}`.",
+            as_json=as_json,
+        )
     return folder, pipeline
 
 
-def _writing(step: Any) -> Any:
+def _writing(step: Any, as_json: bool) -> Any:
     try:
         return step()
     except WriteFailed as exc:
-        _fail(f"{exc}; free some space or check the folder's permissions, then try again.")
+        fail(
+            str(exc),
+            "Free some space or check the folder's permissions, then try again.",
+            as_json=as_json,
+        )
     except AlternativesError as exc:
-        _fail(str(exc), EXIT_USAGE)
+        fail(str(exc), code=ExitCode.USAGE, as_json=as_json)
 
 
-def _variant_index(pick: str, labels: list[str]) -> int:
+def _variant_index(pick: str, labels: list[str], as_json: bool) -> int:
     if pick.upper() in labels:
         return labels.index(pick.upper())
     if pick.isdigit() and 1 <= int(pick) <= len(labels):
         return int(pick) - 1
-    _fail(f"--select {pick}: choose one of {', '.join(labels)} (or 1-{len(labels)}).", EXIT_USAGE)
+    fail(
+        f"--select {pick} is not one of the variants.",
+        f"Choose one of {', '.join(labels)} (or 1-{len(labels)}).",
+        code=ExitCode.USAGE,
+        as_json=as_json,
+    )
 
 
 def _print_change(result: ModifySongResult) -> None:
@@ -209,8 +232,3 @@ def _print_replay(result: UndoResult, as_json: bool) -> None:
     click.echo(result.summary)
     for name in result.updated_files:
         click.echo(f"  updated {name}")
-
-
-def _fail(message: str, code: int = EXIT_FAILURE) -> NoReturn:
-    click.echo(message, err=True)
-    sys.exit(code)

@@ -1,7 +1,7 @@
 """`muse-studio sessions list | show | clean`: the session folders on disk.
 
-Exit codes: 0 ok, 1 failure (a missing session, a file that cannot be read or
-removed), 2 bad usage (not a session id, a clean that needs confirming).
+Exit codes (`common.ExitCode`): 0 ok, 1 failure (a missing session, a file that cannot
+be read or removed), 2 bad usage (not a session id, a clean that needs confirming).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
@@ -17,18 +17,15 @@ from muse_tui.store.atomic import WriteFailed
 from muse_tui.store.checkpoint import CheckpointError, load_checkpoint
 from muse_tui.store.manifest import MANIFEST_FILE, read_manifest
 from muse_tui.store.sessions import (
-    BadSessionReference,
     CleanReport,
-    SessionNotFound,
     SessionSummary,
     clean_sessions,
     list_sessions,
     read_summary,
-    resolve_session,
     sessions_root,
 )
 
-EXIT_FAILURE, EXIT_USAGE = 1, 2
+from .common import ExitCode, fail, find_session
 
 
 @click.group("sessions")
@@ -44,7 +41,10 @@ def list_command(as_json: bool) -> None:
     try:
         found = list_sessions(root)
     except OSError as exc:
-        _fail(f"cannot read the sessions folder {root}: {exc.strerror or exc}.")
+        fail(
+            f"Cannot read the sessions folder {root} ({exc.strerror or exc}).",
+            "Check it exists and is readable, or set MUSE_SESSIONS_DIR.",
+        )
     if as_json:
         click.echo(json.dumps([s.to_dict() for s in found], indent=2))
         return
@@ -66,7 +66,7 @@ def list_command(as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def show_command(session: str, as_json: bool) -> None:
     """Details of one session: SESSION is an id or a path to a session folder."""
-    folder = _resolve(session)
+    folder = find_session(session, as_json=as_json)
     summary = read_summary(folder)
     if summary.complete:
         _show_complete(folder, summary, as_json)
@@ -85,7 +85,10 @@ def clean_command(older_than: float | None, incomplete: bool, yes: bool) -> None
     try:
         plan = clean_sessions(root, older_than, incomplete, dry_run=True)
     except OSError as exc:
-        _fail(f"cannot read the sessions folder {root}: {exc.strerror or exc}.")
+        fail(
+            f"Cannot read the sessions folder {root} ({exc.strerror or exc}).",
+            "Check it exists and is readable, or set MUSE_SESSIONS_DIR.",
+        )
     for spared in plan.busy:
         click.echo(f"Leaving {spared.session_id}: it was written in the last minute.")
     if plan.is_empty:
@@ -94,18 +97,21 @@ def clean_command(older_than: float | None, incomplete: bool, yes: bool) -> None
     click.echo(_plan_text(plan))
     if not yes:
         if not _stdin_is_terminal():
-            click.echo(
-                "Refusing to delete without confirmation: run it in a terminal or add --yes.",
-                err=True,
+            fail(
+                "Refusing to delete without confirmation.",
+                "Run it in a terminal or add --yes.",
+                code=ExitCode.USAGE,
             )
-            sys.exit(EXIT_USAGE)
         if not click.confirm("Delete them?", default=False):
             click.echo("Nothing deleted.")
             return
     try:
         done = clean_sessions(root, older_than, incomplete)
     except OSError as exc:  # WriteFailed already says which file and why
-        _fail(str(exc) if isinstance(exc, WriteFailed) else f"cleaning failed: {exc}")
+        fail(
+            str(exc) if isinstance(exc, WriteFailed) else f"cleaning failed: {exc}",
+            "Check the folder's permissions and run clean again.",
+        )
     click.echo(
         f"Removed {_count(len(done.sessions), 'session')} and "
         f"{_count(len(done.temp_files), 'leftover temp file')}."
@@ -116,7 +122,11 @@ def _show_complete(folder: Path, summary: SessionSummary, as_json: bool) -> None
     try:
         manifest = read_manifest(folder)
     except (OSError, ValueError):
-        _fail(f"{folder / MANIFEST_FILE} cannot be read; the session's other files are intact.")
+        fail(
+            f"{folder / MANIFEST_FILE} cannot be read; the session's other files are intact.",
+            f"`muse-studio resume {folder.name}` writes it again.",
+            as_json=as_json,
+        )
     if as_json:
         click.echo(manifest.to_json())
         return
@@ -158,7 +168,7 @@ def _show_incomplete(folder: Path, summary: SessionSummary, as_json: bool) -> No
         if as_json:
             click.echo(json.dumps({**summary.to_dict(), "error": str(exc)}, indent=2))
             return
-        _fail(f"{summary.session_id} is incomplete and {exc}")
+        fail(f"{summary.session_id} is incomplete and {exc}")
     stages = {
         str(n): {"name": r.name, "status": r.status, "durationMs": r.duration_ms}
         for n, r in sorted(pipeline.stages.items())
@@ -186,16 +196,6 @@ def _show_incomplete(folder: Path, summary: SessionSummary, as_json: bool) -> No
     click.echo(f"Resume it with `muse-studio resume {summary.session_id}`.")
 
 
-def _resolve(ref: str) -> Path:
-    try:
-        return resolve_session(ref, sessions_root())
-    except BadSessionReference as exc:
-        click.echo(str(exc), err=True)
-        sys.exit(EXIT_USAGE)
-    except SessionNotFound as exc:
-        _fail(str(exc))
-
-
 def _plan_text(plan: CleanReport) -> str:
     lines = [
         f"Will remove {_count(len(plan.sessions), 'session')} and "
@@ -217,11 +217,6 @@ def _echo_fields(fields: list[tuple[str, str]]) -> None:
 
 def _stdin_is_terminal() -> bool:
     return sys.stdin.isatty()
-
-
-def _fail(message: str) -> NoReturn:
-    click.echo(message, err=True)
-    sys.exit(EXIT_FAILURE)
 
 
 def _tempo(tempo: float | None) -> str:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from rich.console import Console
 from rich.status import Status
 
-from muse_tui.contracts import Ambiguity, Decision, HarmonyOutput, PipelineEvent
+from muse_tui.contracts import Ambiguity, Decision, HarmonyOutput, PipelineEvent, StageError
 from muse_tui.engine.protocols import ApprovalRequest
 
 
@@ -20,8 +20,12 @@ class TerminalProgress:
     console: Console
     quiet: bool = False
     _status: Status | None = field(default=None, init=False)
+    #: Why the run ended, when it ended with an error (the command turns some into advice).
+    finish_error: StageError | None = field(default=None, init=False)
 
     def emit(self, event: PipelineEvent) -> None:
+        if event.kind == "pipeline_finished":
+            self.finish_error = event.error
         if self.quiet:
             return
         match event.kind:

@@ -6,6 +6,7 @@ a folder with only `state/` is a run that stopped early.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -128,6 +129,13 @@ def is_session_folder(folder: Path) -> bool:
     return (folder / MANIFEST_FILE).is_file() or pipeline_path(folder).is_file()
 
 
+_NAME_IT = "name a session by its id or its folder (`muse-studio sessions list` shows them)."
+
+
+def _shown(ref: str) -> str:
+    return f"{ref[:60]!r}{'…' if len(ref) > 60 else ''}"
+
+
 def resolve_session(ref: str, root: Path) -> Path:
     """The session folder `ref` names: a session id under `root`, or a path to a session folder.
 
@@ -147,11 +155,19 @@ def resolve_session(ref: str, root: Path) -> Path:
         path = Path(ref).expanduser()
         is_folder = bool(ref.strip()) and path.is_dir() and is_session_folder(path)
         exists = bool(ref.strip()) and path.exists()
-    except (OSError, ValueError, RuntimeError):  # a name too long, a NUL byte, no home for ~
+    except OSError as exc:  # a name the file system refuses
+        if exc.errno == errno.ENAMETOOLONG:
+            raise BadSessionReference(
+                f"that session reference is {len(ref):,} characters, longer than a file name "
+                f"can be; {_NAME_IT}"
+            ) from None
         raise BadSessionReference(
-            f"{ref[:60]!r}{'…' if len(ref) > 60 else ''} is neither a session id like "
-            "session-20261122-a1b2c3 nor a folder "
-            "that can exist here."
+            f"{_shown(ref)} cannot be read ({exc.strerror}); {_NAME_IT}"
+        ) from None
+    except (ValueError, RuntimeError):  # a NUL byte, no home for ~
+        raise BadSessionReference(
+            f"{_shown(ref)} is neither a session id like session-20261122-a1b2c3 nor a folder "
+            f"that can exist here; {_NAME_IT}"
         ) from None
     if is_folder:
         return path

@@ -86,7 +86,7 @@ def test_show_an_incomplete_session(root: Path) -> None:
 
 def test_show_refuses_what_is_not_a_session(root: Path) -> None:
     missing = run("show", "session-20261122-zzzzzz")
-    assert missing.exit_code == 1 and "there is no session" in missing.output
+    assert missing.exit_code == 1 and "There is no session" in missing.output
     for bad in ("../../etc/passwd", "CON"):
         refused = run("show", bad)
         assert refused.exit_code == 2, bad

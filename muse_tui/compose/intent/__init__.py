@@ -2,5 +2,6 @@
 
 from muse_tui.compose.intent.blend import blend_genres
 from muse_tui.compose.intent.decompose import decompose
+from muse_tui.compose.intent.enrich import SONG_BARS
 
-__all__ = ["blend_genres", "decompose"]
+__all__ = ["SONG_BARS", "blend_genres", "decompose"]

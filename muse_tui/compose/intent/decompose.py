@@ -69,10 +69,13 @@ def decompose(
     key, tonic_inferred, mode_inferred = choose_key(reading, dna, reading.moods, lexicon)
     roles, requests, roles_inferred = track_roles(reading, dna, lexicon)
     loop = any(lexicon.structure_hints[rule].loop for _, rule in reading.structure)
-    duration, duration_inferred = song_length(reading, tempo.analysis.bpm, loop, lexicon)
+    duration, duration_inferred, length_note = song_length(
+        reading, tempo.analysis.bpm, loop, lexicon
+    )
     influences, unknown_notes = _influences(reading, artists, dna, primary)
 
     ambiguities = [*tempo.ambiguities, *_key_ambiguity(reading), *unknown_notes]
+    ambiguities += [length_note] if length_note else []
     if choice.ambiguity is not None:  # a question about the genre comes first
         blocking = choice.ambiguity.severity == "blocking"
         ambiguities.insert(0 if blocking else len(tempo.ambiguities), choice.ambiguity)
@@ -114,7 +117,7 @@ def decompose(
         ready_to_execute=not blocking,
         summary=intent.blocking_ambiguities[0].reason
         if blocking
-        else _summary(intent, dna, tempo.analysis, key, moods_inferred),
+        else _summary(intent, dna, tempo.analysis, key, moods_inferred, length_note),
         inferred_fields=[name for name in INFERABLE if guessed[name]],
     )
 
@@ -266,8 +269,12 @@ def _summary(
     tempo: TempoAnalysis,
     key: KeyAnalysis,
     moods_inferred: bool,
+    length_note: Ambiguity | None = None,
 ) -> str:
-    """One sentence a producer can confirm: mood, genre, tempo, key, influences, requests."""
+    """One sentence a producer can confirm: mood, genre, tempo, key, influences, requests.
+
+    A length the prompt asked for that was out of bounds follows, so it is never silent.
+    """
     moods = [] if moods_inferred else intent.mood[:2]
     opening = " ".join([*moods, genre_words(dna)])
     text = f"{opening[:1].upper()}{opening[1:]} at {tempo.bpm:g} BPM"
@@ -280,7 +287,7 @@ def _summary(
         text += f", with {_listed(intent.instrument_requests)}"
     if intent.constraints:
         text += f"; {', '.join(intent.constraints)}"
-    return text + "."
+    return f"{text}." + (f" {length_note.reason}" if length_note else "")
 
 
 def _listed(items: list[str]) -> str:

@@ -26,6 +26,8 @@ from muse_tui.theory.key import mode_name
 MODIFIER_WEIGHT = 0.6
 #: A genre that arrives only through a named artist, beside genres named outright.
 INFLUENCE_WEIGHT = 0.5
+#: The shortest and longest song in bars, from the prompt or `--bars` alike.
+SONG_BARS = (8, 512)
 
 
 @dataclass
@@ -256,33 +258,50 @@ def _fill_band(named: list[TrackRole], genre_roles: list[TrackRole]) -> list[Tra
 
 def song_length(
     reading: PromptReading, bpm: float, loop: bool, lexicon: IntentLexicon
-) -> tuple[DurationRange, bool]:
-    """Bars from "32 bars" or "2 minutes" at `bpm`; else a loop's or a song's usual length.
+) -> tuple[DurationRange, bool, Ambiguity | None]:
+    """Bars from "32 bars" or "2 minutes" at `bpm`, within SONG_BARS; else the usual length.
 
-    A length asked for is held to `SONG_BARS`, the range `--bars` takes.
+    A length outside SONG_BARS (what `--bars` accepts) is clamped, and the
+    returned note says so in one sentence.
     """
     asked = reading.length
-    if asked is not None and asked.unit == "bars":
-        low, high = _song_bars(asked.low), _song_bars(asked.high)
-        return DurationRange(min=low, max=max(low, high)), False
-    if asked is not None:
-        low = _song_bars(4 * math.floor(asked.low * bpm / 4 / 4))
-        high = _song_bars(max(low, 4 * math.ceil(asked.high * bpm / 4 / 4)))
-        return DurationRange(min=low, max=high), False
-    if loop:
+    if asked is None and loop:
         low, high = lexicon.loop_bars
-        return DurationRange(min=low, max=high), True
-    short, long = lexicon.song_minutes
-    low = max(8, 8 * round(short * bpm / 4 / 8))
-    return DurationRange(min=low, max=max(low, 8 * round(long * bpm / 4 / 8))), True
+        return DurationRange(min=low, max=high), True, None
+    if asked is None:
+        short, long = lexicon.song_minutes
+        low = max(8, 8 * round(short * bpm / 4 / 8))
+        return DurationRange(min=low, max=max(low, 8 * round(long * bpm / 4 / 8))), True, None
+    if asked.unit == "bars":
+        low, high = max(1, int(asked.low)), max(1, int(asked.high))
+    else:
+        low = max(4, 4 * math.floor(asked.low * bpm / 4 / 4))
+        high = max(low, 4 * math.ceil(asked.high * bpm / 4 / 4))
+    shortest, longest = SONG_BARS
+    bounded = DurationRange(
+        min=min(max(low, shortest), longest), max=min(max(high, shortest), longest)
+    )
+    if (bounded.min, bounded.max) == (low, high):
+        return bounded, False, None
+    wanted = f"You asked for {_span(low, high)} bar{'' if high == 1 else 's'}"
+    if asked.unit == "minutes":
+        minutes = _span(asked.low, asked.high, "g")
+        plural = "" if asked.high == 1 else "s"
+        wanted = f"{minutes} minute{plural} at {bpm:g} BPM is {_span(low, high)} bars"
+    became = _span(bounded.min, bounded.max)
+    limit = f"at most {longest}" if high > longest else f"at least {shortest}"
+    note = Ambiguity(
+        field="duration",
+        reason=f"{wanted}; a song has {limit} bars, so this one has {became}.",
+        options=[became],
+        default_value=became,
+        severity="optional",
+    )
+    return bounded, False, note
 
 
-#: The shortest and longest song a prompt can ask for, as `--bars` allows.
-SONG_BARS = (8, 512)
-
-
-def _song_bars(bars: float) -> int:
-    return max(SONG_BARS[0], min(SONG_BARS[1], int(bars)))
+def _span(low: float, high: float, spec: str = ",") -> str:
+    return f"{low:{spec}}" if low == high else f"{low:{spec}}-{high:{spec}}"
 
 
 def song_moods(
