@@ -70,7 +70,9 @@ def draw_drums(ax, track: HeardTrack, colour: str, bpb: float, lo: int, hi: int)
     """Each kit voice a row, kick at the bottom; each hit a short block."""
     voices = sorted({n.pitch for n in track.notes})
     row = {pitch: i for i, pitch in enumerate(voices)}
-    hit = 0.9 / (bpb * 4)  # a 16th wide, a little gap so 16th rolls read as separate hits
+    # A 16th wide (a little gap so rolls read as separate hits), but never under ~2 px
+    # on a whole-song view, or a lone crash on a section start disappears.
+    hit = max(0.9 / (bpb * 4), (hi - lo) / 700)
     patches, alphas = [], []
     for n in track.notes:
         bar = n.start / bpb
@@ -115,6 +117,8 @@ def draw_motif_letters(ax, track: HeardTrack, bpb: float, lo: int, hi: int) -> N
     by_bar: dict[int, list] = {}
     for n in track.notes:
         by_bar.setdefault(int(n.start // bpb), []).append(n)
+    bottom, top = ax.get_ylim()
+    ax.set_ylim(bottom, top + 3)  # headroom so the letters never sit on notes
     letters: dict[tuple, str] = {}
     for bar in range(lo, hi):
         notes = by_bar.get(bar)

@@ -92,10 +92,14 @@ def measure(song: HeardSong, prompt: ListeningPrompt, seed: int, ps: PromptSet) 
 
 
 def first_song_per_genre(songs: list[SongFigures]) -> dict[str, SongFigures]:
-    """The first song composed for each expected genre (the genre-pair comparison uses it)."""
+    """The first song with drums for each expected genre (the genre-pair comparison uses it).
+
+    A song without drums has no groove to compare: two of them would "overlap" fully.
+    """
     first: dict[str, SongFigures] = {}
     for s in songs:
-        first.setdefault(s.prompt.genre, s)
+        if s.main_bar:
+            first.setdefault(s.prompt.genre, s)
     return first
 
 
@@ -111,7 +115,8 @@ def figure_rows(
     seed_one = first_song_per_genre(songs)
     pairs = m.genre_pair_overlaps({g: (s.prompt.family, s.main_bar) for g, s in seed_one.items()})
     unrelated = [p for p in pairs if not p[3]]
-    over = sorted((p for p in unrelated if p[2] > 0.7), key=lambda p: -p[2])
+    over = [p for p in unrelated if p[2] > 0.7]
+    drumless = {s.prompt.genre for s in songs} - set(seed_one)
     if unrelated:
         values = [p[2] for p in unrelated]
         rows.append(
@@ -123,6 +128,8 @@ def figure_rows(
         )
         rows.append(("  unrelated pairs over 0.7", _share(len(over), len(unrelated)), "0"))
         rows.append(("  identical main bars (1.0)", str(sum(p[2] == 1 for p in unrelated)), "0"))
+        left_out = f"{len(drumless)} ({', '.join(sorted(drumless))})" if drumless else "0"
+        rows.append(("  genres left out (no drums to compare)", left_out, "-"))
     for prompt, runs in variety.items():
         rows.append(
             (
