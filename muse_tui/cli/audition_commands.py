@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import NoReturn
 
 import click
 
@@ -16,19 +15,8 @@ from muse_tui.audition.schedule import part_for, section_range, song_end_beat
 from muse_tui.cli.playback import ending_on_signals, exit_code, start_player
 from muse_tui.contracts import TRACK_ROLES, SongState
 from muse_tui.store.checkpoint import song_path
-from muse_tui.store.sessions import (
-    BadSessionReference,
-    SessionNotFound,
-    resolve_session,
-    sessions_root,
-)
 
-EXIT_FAILED, EXIT_USAGE = 1, 2
-
-
-def _fail(sentence: str, code: int = EXIT_FAILED) -> NoReturn:
-    click.echo(sentence, err=True)
-    sys.exit(code)
+from .common import fail, find_session
 
 
 @click.command()
@@ -39,7 +27,7 @@ def ports(as_json: bool) -> None:
         usable = midi_apis()
         found = list_output_ports(usable)
     except PortError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     chosen = configured_port()
     if as_json:
         rows = [
@@ -48,7 +36,7 @@ def ports(as_json: bool) -> None:
         click.echo(json.dumps({"ports": rows, "configured": chosen}, indent=2))
         return
     if not usable:
-        _fail(no_midi_system())
+        fail(no_midi_system())
     if not found:
         click.echo("No MIDI outputs yet (nothing is listening).")
     for port in found:
@@ -86,7 +74,7 @@ def play(
         try:
             started = start_player(port_query)
         except PortError as exc:
-            _fail(str(exc))
+            fail(str(exc))
         except KeyboardInterrupt as interrupt:
             sys.exit(exit_code(interrupt))
         player = started.player
@@ -114,25 +102,21 @@ def play(
         finally:
             player.close()
     if player.last_error:
-        _fail(f"\n{player.last_error}")
+        click.echo("", err=True)  # off the progress line
+        fail(player.last_error)
     click.echo("")
 
 
 def _load_song(ref: str) -> SongState:
-    try:
-        folder = resolve_session(ref, sessions_root())
-    except BadSessionReference as exc:
-        _fail(str(exc), EXIT_USAGE)
-    except SessionNotFound as exc:
-        _fail(str(exc)[:1].upper() + str(exc)[1:])
+    folder = find_session(ref)
     path = song_path(folder)
     try:
         return SongState.from_json(path.read_bytes())
     except FileNotFoundError:
-        _fail(f"{folder} has no song yet ({path.name} is missing): resume or recompose it.")
+        fail(f"{folder} has no song yet ({path.name} is missing)", "Resume or recompose it.")
     except (OSError, ValueError) as exc:
         first = str(exc).splitlines()[0]
-        _fail(f"The song in {path} cannot be read ({first}): resume the session to rewrite it.")
+        fail(f"The song in {path} cannot be read ({first})", "Resume the session to rewrite it.")
 
 
 def _bars_to_play(song: SongState, section: str | None) -> tuple[int, int]:

@@ -29,6 +29,8 @@ from muse_tui.engine.orchestrator import run_blocking
 from muse_tui.engine.protocols import ApprovalGate, ApprovalRequest, AutoApprove
 from muse_tui.store.atomic import WriteFailed
 from muse_tui.store.checkpoint import CheckpointError, load_checkpoint
+from muse_tui.store.lock import SessionBusy
+from muse_tui.store.transaction import SessionChanged
 
 from .common import ExitCode, fail, find_session
 from .terminal import TerminalGate, TerminalProgress, interactive
@@ -190,6 +192,8 @@ def _open(ref: str, as_json: bool) -> tuple[Path, ComposerPipeline]:
 def _writing(step: Any, as_json: bool) -> Any:
     try:
         return step()
+    except (SessionBusy, SessionChanged) as exc:  # a rival writer: its sentence says what to do
+        fail(str(exc), as_json=as_json)
     except WriteFailed as exc:
         fail(
             str(exc),
