@@ -40,6 +40,7 @@ ENGINE_CONSTANTS = {
     ("editing", "_WHOLE_SESSION"),  # which history paths rewrite which files
     ("editing", "_ONE_TRACK"),
     ("orchestrator", "MAX_QUESTIONS"),
+    ("orchestrator", "DURABLE_STAGES"),  # which checkpoints are fsynced
     ("parts", "_POLL"),  # how often a waiting thread looks up
     ("planning", "TRIGGER_OF"),  # how the sensitivity map cascades
 }
