@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -31,3 +32,10 @@ def loopback(midi_system: MidiSystem) -> Iterator[Loopback]:
         yield port
     finally:
         port.close()
+
+
+@pytest.fixture
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A settings folder of the test's own (MUSE_CONFIG_DIR), not created yet."""
+    monkeypatch.setenv("MUSE_CONFIG_DIR", str(tmp_path / "config"))
+    return tmp_path / "config"

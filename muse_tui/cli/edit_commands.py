@@ -8,6 +8,7 @@ understood).
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -85,32 +86,36 @@ def modify(session: str, text: str, yes: bool, as_json: bool) -> None:
         sys.exit(ExitCode.USAGE)
 
 
-@click.command("undo")
-@click.argument("session")
-@click.option(
-    "--steps", type=click.IntRange(min=1), default=1, show_default=True, help="Changes to undo."
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def undo(session: str, steps: int, as_json: bool) -> None:
-    """Undo the last change(s) to a session's song; they stay in the history, marked undone."""
-    folder, pipeline = _open(session, as_json)
-    _print_replay(
-        _writing(lambda: undo_changes(pipeline, steps, session_dir=folder), as_json), as_json
+def _replay_command(name: str, doc: str, replay: Callable[..., UndoResult]) -> click.Command:
+    """The `undo` or `redo` command: the same arguments, replaying history one way."""
+
+    @click.command(name, help=doc)
+    @click.argument("session")
+    @click.option(
+        "--steps",
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        help=f"Changes to {name}.",
     )
+    @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+    def command(session: str, steps: int, as_json: bool) -> None:
+        folder, pipeline = _open(session, as_json)
+        _print_replay(
+            _writing(lambda: replay(pipeline, steps, session_dir=folder), as_json), as_json
+        )
+
+    return command
 
 
-@click.command("redo")
-@click.argument("session")
-@click.option(
-    "--steps", type=click.IntRange(min=1), default=1, show_default=True, help="Changes to redo."
+undo = _replay_command(
+    "undo",
+    "Undo the last change(s) to a session's song; they stay in the history, marked undone.",
+    undo_changes,
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def redo(session: str, steps: int, as_json: bool) -> None:
-    """Redo changes that were undone (until a new change replaces them)."""
-    folder, pipeline = _open(session, as_json)
-    _print_replay(
-        _writing(lambda: redo_changes(pipeline, steps, session_dir=folder), as_json), as_json
-    )
+redo = _replay_command(
+    "redo", "Redo changes that were undone (until a new change replaces them).", redo_changes
+)
 
 
 @click.command("alternatives")

@@ -78,17 +78,20 @@ def _pair(unit: SwingUnit) -> float:
     return 1.0 if unit == "8th" else 0.5
 
 
+def _in_pair(beat: float, swing: float, unit: SwingUnit) -> tuple[float, ...]:
+    """The swing pair `beat` falls in: length, start, how far in, the swung split, and half."""
+    pair = _pair(unit)
+    origin = (beat // pair) * pair
+    return pair, origin, beat - origin, pair * swing / 100, pair / 2
+
+
 def swing_position(beat: float, swing: float, unit: SwingUnit) -> float:
     """Where a straight-grid position lands under MPC swing (50 straight, 66 triplet).
 
     The second 8th (or 16th) of each pair moves to `swing`% of the pair; the
     positions between stretch with it, so note ends move consistently too.
     """
-    pair = _pair(unit)
-    origin = (beat // pair) * pair
-    inside = beat - origin
-    split = pair * swing / 100
-    half = pair / 2
+    pair, origin, inside, split, half = _in_pair(beat, swing, unit)
     if inside <= half:
         return origin + inside * split / half
     return origin + split + (inside - half) * (pair - split) / half
@@ -96,11 +99,7 @@ def swing_position(beat: float, swing: float, unit: SwingUnit) -> float:
 
 def unswing_position(beat: float, swing: float, unit: SwingUnit) -> float:
     """The straight-grid position a swung position came from (reading a kick back onto the grid)."""
-    pair = _pair(unit)
-    origin = (beat // pair) * pair
-    inside = beat - origin
-    split = pair * swing / 100
-    half = pair / 2
+    pair, origin, inside, split, half = _in_pair(beat, swing, unit)
     if inside <= split:
         return origin + inside * half / split
     return origin + half + (inside - split) * half / (pair - split)

@@ -16,18 +16,20 @@ from muse_tui.compose.effects import build_effects
 from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.pipeline import PresetAssignment
 from muse_tui.contracts.song import Bus, EffectChain, PresetReference, SongState, Track
-from muse_tui.knowledge.arrangement import FALLBACK_TEMPLATE, ArrangementTable, arrangement_table
-from muse_tui.knowledge.loader import normalise_word
-from muse_tui.knowledge.sound import (
-    ANY_GENRE,
+from muse_tui.knowledge import (
+    ArrangementTable,
     EffectsTable,
     MoodPalette,
     SoundCatalog,
     SoundEntry,
+    arrangement_table,
     effects_table,
     mood_palette,
     sound_catalog,
 )
+from muse_tui.knowledge.arrangement import FALLBACK_TEMPLATE
+from muse_tui.knowledge.loader import normalise_word
+from muse_tui.knowledge.sound import ANY_GENRE
 
 ALTERNATIVES = 3
 # How much each kind of fit adds to a sound's score. Without a request the best total is 1;
@@ -196,16 +198,8 @@ def rank_sounds(
 
 
 def preset_reference(entry: SoundEntry) -> PresetReference:
-    return PresetReference(
-        id=entry.id,
-        engine=entry.engine,
-        name=entry.name,
-        category=entry.category,
-        gm_program=entry.gm_program,
-        gm_drum_kit=entry.gm_drum_kit,
-        source=entry.source,
-        parameters=entry.parameters,
-    )
+    """The catalog entry as the song records it: the fields a preset reference shares with it."""
+    return PresetReference.model_validate(entry, from_attributes=True)
 
 
 def reasoning(entry: SoundEntry, role: str, brief: SoundBrief) -> str:

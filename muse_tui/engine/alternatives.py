@@ -51,7 +51,7 @@ from muse_tui.contracts.editing import AlternativesResult, ModifySongResult
 from muse_tui.store.checkpoint import write_checkpoint
 from muse_tui.store.transaction import session_change
 
-from .editing import commit, utc_now, write_changed_files
+from .editing import apply_draft, utc_now
 from .planning import blast_radius, plan_targets
 from .regenerate import Draft, assemble, regenerate, rewrite_part
 
@@ -194,19 +194,17 @@ def select_alternative(
             summary=f"Option {variant.label} is what {what} already plays.",
         )
     cost = max([draft.cost, *targets.costs], key=COST_ORDER.__getitem__)
-    updated, entry = commit(
-        base, draft, text, changes, regenerated, cost, agent="alternatives", clock=clock
-    )
-    files = write_changed_files(session_dir, updated, changes) if session_dir else []
-    return ModifySongResult(
-        status="applied",
-        song_state=updated.song_state,
-        pipeline=updated,
-        regenerated_components=regenerated,
-        updated_files=files,
-        cost=cost,
+    return apply_draft(
+        base,
+        draft,
+        text,
+        changes,
+        regenerated,
+        cost,
+        session_dir=session_dir,
         summary=f"{text}: {variant.description}.",
-        history_entry=entry,
+        agent="alternatives",
+        clock=clock,
     )
 
 

@@ -112,24 +112,23 @@ async def modify(
     changes += intent_changes(pipeline.intent, draft.intent)
     if not changes:
         return _unchanged(pipeline, "no_change", text, "That is how it already is.")
-    updated, entry = commit(pipeline, draft, text, changes, regenerated, cost, clock=clock)
-    files = write_changed_files(session_dir, updated, changes) if session_dir else []
     summary = f"{' '.join(draft.sentences)} {_regenerated_sentence(regenerated, kept)}".strip()
-    return ModifySongResult(
-        status="applied",
-        song_state=updated.song_state,
-        pipeline=updated,
-        request=modification,
-        regenerated_components=regenerated,
-        preserved_components=kept,
-        updated_files=files,
-        cost=cost,
+    return apply_draft(
+        pipeline,
+        draft,
+        text,
+        changes,
+        regenerated,
+        cost,
+        session_dir=session_dir,
         summary=summary,
-        history_entry=entry,
+        clock=clock,
+        request=modification,
+        kept=kept,
     )
 
 
-def commit(
+def apply_draft(
     pipeline: ComposerPipeline,
     draft: Draft,
     text: str,
@@ -137,10 +136,14 @@ def commit(
     regenerated: list[str],
     cost: Cost,
     *,
+    session_dir: Path | None,
+    summary: str,
     agent: str = "modify",
     clock: Clock = utc_now,
-) -> tuple[ComposerPipeline, HistoryEntry]:
-    """The pipeline with the draft's song and intent, and the history entry that records it."""
+    request: ModificationRequest | None = None,
+    kept: list[str] | None = None,
+) -> ModifySongResult:
+    """Put the draft in the pipeline with a history entry, rewrite its files, report it applied."""
     history = pipeline.song_state.history
     stamp = clock().isoformat()
     entry = HistoryEntry(
@@ -161,7 +164,19 @@ def commit(
             "updated_at": stamp,
         }
     )
-    return updated, entry
+    files = write_changed_files(session_dir, updated, changes) if session_dir else []
+    return ModifySongResult(
+        status="applied",
+        song_state=updated.song_state,
+        pipeline=updated,
+        request=request,
+        regenerated_components=regenerated,
+        preserved_components=kept or [],
+        updated_files=files,
+        cost=cost,
+        summary=summary,
+        history_entry=entry,
+    )
 
 
 def undo(

@@ -21,7 +21,7 @@ from muse_tui.contracts.song import (
     TrackRole,
     Transition,
 )
-from muse_tui.knowledge.loader import load_table, normalise_word, normalised
+from muse_tui.knowledge.loader import load_table, normalise_word, normalised, unique, within
 from muse_tui.knowledge.table import skill_table
 
 TEMPLATES_FILE = "harmony/arrangement-templates.json"
@@ -88,10 +88,7 @@ class ArrangementTemplate(Contract):
     @field_validator("sections")
     @classmethod
     def _sections_make_a_song(cls, value: list[SectionTemplate]) -> list[SectionTemplate]:
-        names = [s.name for s in value]
-        repeated = sorted({n for n in names if names.count(n) > 1})
-        if repeated:
-            raise ValueError(f"section names must be unique, repeated: {', '.join(repeated)}")
+        unique([s.name for s in value], "section names must be unique, repeated")
         if all(s.trim is not None for s in value):
             raise ValueError("at least one section must have no `trim` (the core of the song)")
         if all(s.kind in ("intro", "outro") for s in value):
@@ -124,9 +121,7 @@ class ArrangementTable(Contract):
     @field_validator("section_energy")
     @classmethod
     def _energies_in_range(cls, value: dict[str, float]) -> dict[str, float]:
-        wrong = [k for k, v in value.items() if not 0 <= v <= 1]
-        if wrong:
-            raise ValueError(f"energies must be within 0–1: {', '.join(wrong)}")
+        within(value, 0, 1, "energies must be within 0–1")
         return value
 
     @field_validator("role_groups")
@@ -146,9 +141,7 @@ class ArrangementTable(Contract):
     @field_validator("mood_energy")
     @classmethod
     def _small_nudges(cls, value: dict[str, float]) -> dict[str, float]:
-        wrong = [k for k, v in value.items() if not -0.2 <= v <= 0.2]
-        if wrong:
-            raise ValueError(f"mood nudges must be within ±0.2: {', '.join(wrong)}")
+        within(value, -0.2, 0.2, "mood nudges must be within ±0.2")
         return value
 
     @field_validator("templates")

@@ -66,6 +66,20 @@ def normalised(words: Iterable[str], what: str = "these", *, keep: str = "") -> 
         raise ValueError(f"write {what} lowercase with underscores: {', '.join(wrong)}")
 
 
+def unique(names: list[str], message: str) -> None:
+    """A ValueError, `message` and the names written twice, unless every name is written once."""
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise ValueError(f"{message}: {', '.join(repeated)}")
+
+
+def within(value: Mapping[str, float], low: float, high: float, message: str) -> None:
+    """A ValueError, `message` and the keys outside `low`..`high`, unless every value is inside."""
+    wrong = [k for k, v in value.items() if not low <= v <= high]
+    if wrong:
+        raise ValueError(f"{message}: {', '.join(wrong)}")
+
+
 def with_every_role(value: Mapping[str, T]) -> Mapping[str, T]:
     """`value` when it has an entry for every track role; else a ValueError naming the missing."""
     missing = [r for r in TRACK_ROLES if r not in value]

@@ -24,6 +24,7 @@ from muse_tui.knowledge.loader import (
     normalise_word,
     normalised,
     skills_root,
+    unique,
     with_every_role,
 )
 from muse_tui.knowledge.rhythm import rhythm_table
@@ -131,10 +132,7 @@ class SoundCatalog(Contract):
     @field_validator("entries")
     @classmethod
     def _ids_unique_and_roles_covered(cls, value: list[SoundEntry]) -> list[SoundEntry]:
-        ids = [e.id for e in value]
-        repeated = sorted({i for i in ids if ids.count(i) > 1})
-        if repeated:
-            raise ValueError(f"ids must be unique, repeated: {', '.join(repeated)}")
+        unique([e.id for e in value], "ids must be unique, repeated")
         covered = {r for e in value if ANY_GENRE in e.genres for r in e.roles}
         missing = [r for r in TRACK_ROLES if r not in covered]
         if missing:

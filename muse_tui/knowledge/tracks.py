@@ -14,7 +14,7 @@ from pydantic import Field, field_validator, model_validator
 from muse_tui.contracts.base import Contract
 from muse_tui.contracts.intent import BassStyle, ChordRhythm, DrumFamily
 from muse_tui.contracts.song import TrackRole
-from muse_tui.knowledge.loader import with_every_role
+from muse_tui.knowledge.loader import unique, with_every_role
 
 TRACKS_FILE = "rhythm/tracks.json"
 _VOICE = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -85,9 +85,7 @@ class TrackTable(Contract):
         wrong = [v for v in value if not _VOICE.match(v)]
         if wrong:
             raise ValueError(f"write voices lowercase with underscores: {', '.join(wrong)}")
-        repeated = sorted({v for v in value if value.count(v) > 1})
-        if repeated:
-            raise ValueError(f"voices listed twice: {', '.join(repeated)}")
+        unique(value, "voices listed twice")
         return value
 
     @property

@@ -89,14 +89,7 @@ def quality_summary(pipeline: ComposerPipeline) -> QualitySummary | None:
     score = output.quality_report if isinstance(output, ValidationOutput) else record.quality_score
     if score is None:
         return None
-    return QualitySummary(
-        composite=score.composite,
-        passed=score.passed,
-        harmony=score.harmony,
-        rhythm=score.rhythm,
-        arrangement=score.arrangement,
-        vibe=score.vibe,
-    )
+    return QualitySummary.model_validate(score, from_attributes=True)
 
 
 def write_manifest(session_dir: Path, manifest: SessionManifest) -> SessionManifest:

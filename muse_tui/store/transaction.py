@@ -176,18 +176,13 @@ def session_change(session_dir: Path) -> Iterator[SessionChange]:
 
     Nested inside another change, the writes join the outer one.
     """
-    outer = STAGING.get()
-    if isinstance(outer, SessionChange) and outer.covers(session_dir):
+    outer = _joining(session_dir)
+    if outer is not None:
         yield outer
         return
     recover(session_dir)
-    change = SessionChange(session_dir)
-    token = STAGING.set(change)
-    try:
+    with _staging(SessionChange(session_dir)) as change:
         yield change
-    finally:
-        STAGING.reset(token)
-    change.commit()
 
 
 @contextlib.contextmanager
@@ -197,17 +192,29 @@ def session_batch(session_dir: Path) -> Iterator[SessionChange]:
     No journal: for a session folder that is not complete until its last file
     (the manifest) lands. Inside a session change it joins that change.
     """
-    outer = STAGING.get()
-    if isinstance(outer, SessionChange) and outer.covers(session_dir):
+    outer = _joining(session_dir)
+    if outer is not None:
         yield outer
         return
-    batch = SessionChange(session_dir, journal=False)
-    token = STAGING.set(batch)
-    try:
+    with _staging(SessionChange(session_dir, journal=False)) as batch:
         yield batch
+
+
+def _joining(session_dir: Path) -> SessionChange | None:
+    """The change already collecting writes for this folder, if the caller is inside one."""
+    outer = STAGING.get()
+    return outer if isinstance(outer, SessionChange) and outer.covers(session_dir) else None
+
+
+@contextlib.contextmanager
+def _staging(change: SessionChange) -> Iterator[SessionChange]:
+    """Collect the block's writes in `change`; commit them when it ends without an error."""
+    token = STAGING.set(change)
+    try:
+        yield change
     finally:
         STAGING.reset(token)
-    batch.commit()
+    change.commit()
 
 
 def recover(session_dir: Path) -> str | None:

@@ -58,13 +58,18 @@ def read_note(text: str, start: int = 0) -> tuple[NoteName, int] | None:
     return NoteName(text[start].upper(), alteration), end
 
 
-def parse_note(text: str) -> NoteName:
-    """Parse a note name such as "C", "c#", "Db", "E♭", "F##" or "Cb"."""
+def _leading_note(text: str) -> tuple[str, NoteName, int]:
+    """The text stripped, the note it starts with, and where that note ends."""
     stripped = text.strip()
     found = read_note(stripped)
     if found is None:
         raise NoteSyntaxError(f"{text!r} is not a note name; expected a letter A–G")
-    note, end = found
+    return stripped, *found
+
+
+def parse_note(text: str) -> NoteName:
+    """Parse a note name such as "C", "c#", "Db", "E♭", "F##" or "Cb"."""
+    stripped, note, end = _leading_note(text)
     if end != len(stripped):
         raise NoteSyntaxError(
             f"unexpected {stripped[end]!r} at position {end} in note name {stripped!r}"
@@ -121,11 +126,7 @@ def midi_to_name(midi: int, spelling: str | NoteName | None = None) -> str:
 
 def name_to_midi(text: str) -> int:
     """A note name with octave as a MIDI number ("C4" → 60, "Cb4" → 59, "A-1" → 9)."""
-    stripped = text.strip()
-    found = read_note(stripped)
-    if found is None:
-        raise NoteSyntaxError(f"{text!r} is not a note name; expected a letter A–G")
-    note, end = found
+    stripped, note, end = _leading_note(text)
     octave_text = stripped[end:]
     try:
         octave = int(octave_text)

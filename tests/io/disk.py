@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import time
 from datetime import datetime
 from pathlib import Path
 
+import pytest
+
+from muse_tui.store import atomic
 from muse_tui.store.checkpoint import write_checkpoint
 from muse_tui.store.session_writer import write_session
 from tests.io.songs import build_song, pipeline_for, presets_for, three_sections
@@ -47,3 +51,15 @@ def age(path: Path, seconds: float = 3600) -> None:
 
 def files_under(folder: Path) -> list[str]:
     return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+
+
+def full_disk_for(monkeypatch: pytest.MonkeyPatch, suffix: str) -> None:
+    """From now on, renaming a file whose name ends in `suffix` into place finds the disk full."""
+    real_replace = atomic.os.replace
+
+    def full_disk(src: str, dst: str) -> None:
+        if str(dst).endswith(suffix):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(atomic.os, "replace", full_disk)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from muse_tui.contracts import (
     Arrangement,
@@ -59,6 +60,27 @@ def progression_in(
     return EnrichedProgression(key=key.tonic, mode=key.mode, chords=chords)
 
 
+def _section(
+    name: str,
+    kind: str,
+    start_bar: int,
+    bars: int,
+    energy: float,
+    roles: Sequence[TrackRole],
+    **more: Any,
+) -> Section:
+    """One section of the test arrangement; `more` sets fields such as its transition."""
+    return Section(
+        name=name,
+        kind=kind,  # type: ignore[arg-type]
+        start_bar=start_bar,
+        bars=bars,
+        energy=energy,
+        active_roles=list(roles),
+        **more,
+    )
+
+
 def three_sections(
     intro: Sequence[TrackRole] = ("drums", "chords"),
     verse: Sequence[TrackRole] = ("drums", "bass", "chords"),
@@ -69,31 +91,9 @@ def three_sections(
     return Arrangement(
         template="test",
         sections=[
-            Section(
-                name="Intro",
-                kind="intro",
-                start_bar=0,
-                bars=4,
-                energy=0.3,
-                active_roles=list(intro),
-            ),
-            Section(
-                name="Verse",
-                kind="verse",
-                start_bar=4,
-                bars=8,
-                energy=0.5,
-                active_roles=list(verse),
-                transition=verse_transition,  # type: ignore[arg-type]
-            ),
-            Section(
-                name="Chorus",
-                kind="chorus",
-                start_bar=12,
-                bars=8,
-                energy=0.9,
-                active_roles=list(chorus),
-            ),
+            _section("Intro", "intro", 0, 4, 0.3, intro),
+            _section("Verse", "verse", 4, 8, 0.5, verse, transition=verse_transition),
+            _section("Chorus", "chorus", 12, 8, 0.9, chorus),
         ],
     )
 

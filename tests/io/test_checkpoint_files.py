@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import errno
 from pathlib import Path
 
 import pytest
 
 from muse_tui.contracts import ComposerPipeline, SongState, SoundsOutput, StageRecord
-from muse_tui.store import atomic
 from muse_tui.store.atomic import WriteFailed, leftover_temp_files, write_atomic_files
 from muse_tui.store.checkpoint import (
     load_checkpoint,
@@ -16,6 +14,7 @@ from muse_tui.store.checkpoint import (
     song_path,
     write_checkpoint,
 )
+from tests.io.disk import full_disk_for
 from tests.io.songs import build_song, pipeline_for, presets_for, three_sections
 
 
@@ -61,14 +60,7 @@ def test_files_written_together_are_each_whole_and_a_failure_leaves_no_temp_file
     assert write_atomic_files([(one, "first"), (two, b"second")]) == [5, 6]
     assert (one.read_text(), two.read_text()) == ("first", "second")
 
-    real_replace = atomic.os.replace
-
-    def full_disk(src: str, dst: str) -> None:
-        if str(dst).endswith("two.txt"):
-            raise OSError(errno.ENOSPC, "No space left on device")
-        real_replace(src, dst)
-
-    monkeypatch.setattr(atomic.os, "replace", full_disk)
+    full_disk_for(monkeypatch, "two.txt")
     with pytest.raises(WriteFailed, match=r"could not write .*two\.txt: No space left"):
         write_atomic_files([(one, "third"), (two, "fourth")])
     assert two.read_text() == "second", "the file that failed keeps its old self"

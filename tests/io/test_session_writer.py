@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import re
@@ -22,12 +21,11 @@ from muse_tui.contracts import (
     SongState,
     ValidationOutput,
 )
-from muse_tui.store import atomic
 from muse_tui.store.atomic import WriteFailed, leftover_temp_files
 from muse_tui.store.manifest import read_manifest, record_run_in_manifest
 from muse_tui.store.session_writer import write_session
 from muse_tui.store.sessions import clean_sessions, list_sessions
-from tests.io.disk import age, files_under, make_session
+from tests.io.disk import age, files_under, full_disk_for, make_session
 from tests.io.songs import build_song, pipeline_for, presets_for, three_sections
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -262,14 +260,7 @@ def test_7b_a_track_removed_since_the_last_write_leaves_no_stale_file(tmp_path: 
 def test_a_full_disk_is_one_sentence_and_no_manifest(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_replace = atomic.os.replace
-
-    def full_disk(src: str, dst: str) -> None:
-        if str(dst).endswith(".mid"):
-            raise OSError(errno.ENOSPC, "No space left on device")
-        real_replace(src, dst)
-
-    monkeypatch.setattr(atomic.os, "replace", full_disk)
+    full_disk_for(monkeypatch, ".mid")
     with pytest.raises(WriteFailed) as caught:
         _write(tmp_path)
     message = str(caught.value)

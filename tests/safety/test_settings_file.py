@@ -17,11 +17,11 @@ from muse_tui.store.settings import (
 )
 
 
-@pytest.fixture(autouse=True)
-def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("MUSE_CONFIG_DIR", str(tmp_path / "config"))
-    (tmp_path / "config").mkdir()
-    return tmp_path / "config"
+@pytest.fixture
+def config_dir(config_dir: Path) -> Path:
+    """The shared settings folder, made: these tests write the file by hand."""
+    config_dir.mkdir()
+    return config_dir
 
 
 @pytest.mark.parametrize(

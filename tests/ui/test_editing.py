@@ -59,10 +59,15 @@ async def settle(pilot: Any) -> None:
     await pilot.pause()
 
 
+async def say(pilot: Any, text: str) -> None:
+    """Type a line in the prompt and wait until what it started has finished."""
+    await type_prompt(pilot, text)
+    await settle(pilot)
+
+
 async def composed(pilot: Any) -> Path:
     """Compose PROMPT in the studio and leave the focus outside the prompt."""
-    await type_prompt(pilot, PROMPT)
-    await settle(pilot)
+    await say(pilot, PROMPT)
     await pilot.press("escape")
     folder = pilot.app.sessions_root() / SESSION_IDS[0]
     assert (folder / "manifest.json").is_file()
@@ -76,8 +81,7 @@ def studio(tmp_path: Path, players: Players | None = None) -> Any:
 async def test_a_length_in_the_prompt_beats_the_default_bars(tmp_path: Path) -> None:
     app = studio(tmp_path)  # default_bars = 32
     async with app.run_test(size=(140, 44)) as pilot:
-        await type_prompt(pilot, "lofi hip hop, rainy, 16 bars")
-        await settle(pilot)
+        await say(pilot, "lofi hip hop, rainy, 16 bars")
         assert app.studio.song.arrangement.total_bars == 16
 
 
@@ -93,8 +97,7 @@ async def test_a_change_in_the_prompt_regenerates_only_what_it_reaches(tmp_path:
         await pilot.press("space")  # playing while the change lands
         assert players.last.status == "playing"
 
-        await type_prompt(pilot, "Bass too busy, simplify")
-        await settle(pilot)
+        await say(pilot, "Bass too busy, simplify")
 
         after = digests(folder)
         moved = {name for name in after if after[name] != before[name]}
@@ -117,8 +120,7 @@ async def test_undo_and_redo_keys_put_the_files_back(tmp_path: Path) -> None:
         folder = await composed(pilot)
         original = digests(folder)
         song = app.studio.song
-        await type_prompt(pilot, "Bass too busy, simplify")
-        await settle(pilot)
+        await say(pilot, "Bass too busy, simplify")
         changed = digests(folder)
         assert changed != original
 
@@ -169,13 +171,11 @@ async def test_praise_changes_nothing_and_a_new_song_prompt_composes(tmp_path: P
     app = studio(tmp_path)
     async with app.run_test(size=(140, 44)) as pilot:
         await composed(pilot)
-        await type_prompt(pilot, "The bass sounds great")
-        await settle(pilot)
+        await say(pilot, "The bass sounds great")
         assert app.studio.pipeline.song_state.history == []
         assert "Glad it works. Nothing changed." in logged(app)
 
-        await type_prompt(pilot, "dark trap, 140, key of Am")
-        await settle(pilot)
+        await say(pilot, "dark trap, 140, key of Am")
         assert app.studio.session_dir.name == SESSION_IDS[1]
         assert app.studio.song.genre == "trap"
 
@@ -247,8 +247,7 @@ async def test_a_failed_write_is_one_sentence_and_the_song_stays(
             raise WriteFailed("No space left on device: could not write midi/bass.mid")
 
         monkeypatch.setattr("muse_tui.engine.editing.write_changed_files", full_disk)
-        await type_prompt(pilot, "Bass too busy, simplify")
-        await settle(pilot)
+        await say(pilot, "Bass too busy, simplify")
         assert errors(messages) == [
             "No space left on device: could not write midi/bass.mid; the song on screen is as "
             "it was. Free some space or check the sessions folder, then try again."
@@ -272,8 +271,7 @@ async def test_an_unclear_line_says_how_to_start_a_new_song(tmp_path: Path) -> N
     app = studio(tmp_path)
     async with app.run_test(size=(140, 44)) as pilot:
         await composed(pilot)
-        await type_prompt(pilot, "stopped one")
-        await settle(pilot)
+        await say(pilot, "stopped one")
         assert app.studio.session_dir.name == SESSION_IDS[0]  # still the same song
         assert "For a new song instead, start with “new song:”." in logged(app)
 
@@ -282,8 +280,7 @@ async def test_the_palette_offers_undo_and_every_element_to_compare(tmp_path: Pa
     app = studio(tmp_path)
     async with app.run_test(size=(140, 44)) as pilot:
         await composed(pilot)
-        await type_prompt(pilot, "Bass too busy, simplify")
-        await settle(pilot)
+        await say(pilot, "Bass too busy, simplify")
         await pilot.press("escape", "ctrl+p")
         await pilot.press(*"alternatives for the progression", "enter")
         await settle(pilot)
@@ -303,8 +300,7 @@ def snap_studio(tmp_path: Path) -> Any:
 async def compose_and_change(pilot: Any) -> None:
     await pilot.pause()
     await composed(pilot)
-    await type_prompt(pilot, "Bass too busy, simplify")
-    await settle(pilot)
+    await say(pilot, "Bass too busy, simplify")
     await pilot.press("escape")
     await pilot.pause()
 

@@ -7,15 +7,6 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 
-from muse_tui.compose.critics.listening import (
-    NEUTRAL,
-    Part,
-    Verdict,
-    clamp,
-    is_drums,
-    percent,
-    worst_cause,
-)
 from muse_tui.contracts.song import SongState
 from muse_tui.theory import (
     SCALE_STEPS,
@@ -24,6 +15,8 @@ from muse_tui.theory import (
     parse_chord,
     voice_leading_motion,
 )
+
+from .listening import NEUTRAL, Part, Verdict, clamp, is_drums, percent, worst_cause
 
 HARMONY_ROLES = frozenset({"chords", "keys", "pad"})
 #: Roles whose strong-beat notes should land on chord tones.

@@ -6,18 +6,10 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from muse_tui.compose.critics.listening import (
-    NEUTRAL,
-    Part,
-    Verdict,
-    clamp,
-    is_drums,
-    percent,
-    sections_of,
-    worst_cause,
-)
 from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.song import SongState
+
+from .listening import NEUTRAL, Part, Verdict, clamp, is_drums, percent, sections_of, worst_cause
 
 
 def judge_rhythm(song: SongState, intent: PipelineIntent | None, parts: Sequence[Part]) -> Verdict:

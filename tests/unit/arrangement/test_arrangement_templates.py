@@ -98,24 +98,24 @@ def test_a_misspelt_role_group_names_the_play_list(broken_copy) -> None:
         arrangement_table(root)
 
 
-def test_a_missing_template_is_named(broken_copy) -> None:
-    root = broken_copy(lambda d: d["templates"].pop("rock"))
+@pytest.mark.parametrize(
+    ("break_it", "named"),
+    [
+        (lambda d: d["templates"].pop("rock"), r"templates: .*missing templates: rock"),
+        (
+            lambda d: d["templates"]["jazz"].update(fallback=True),
+            r"templates: .*only generic_fallback",
+        ),
+        (lambda d: d["sectionEnergy"].pop("bridge"), r"sectionEnergy: .*bridge"),
+    ],
+    ids=["a missing template", "a second fallback", "a section kind without an energy"],
+)
+def test_a_broken_table_is_refused_naming_what(
+    broken_copy, break_it: Callable[[dict[str, Any]], object], named: str
+) -> None:
+    root = broken_copy(break_it)
 
-    with pytest.raises(SkillFileError, match=r"templates: .*missing templates: rock"):
-        arrangement_table(root)
-
-
-def test_a_second_fallback_is_refused(broken_copy) -> None:
-    root = broken_copy(lambda d: d["templates"]["jazz"].update(fallback=True))
-
-    with pytest.raises(SkillFileError, match=r"templates: .*only generic_fallback"):
-        arrangement_table(root)
-
-
-def test_a_section_kind_without_an_energy_is_named(broken_copy) -> None:
-    root = broken_copy(lambda d: d["sectionEnergy"].pop("bridge"))
-
-    with pytest.raises(SkillFileError, match=r"sectionEnergy: .*bridge"):
+    with pytest.raises(SkillFileError, match=named):
         arrangement_table(root)
 
 

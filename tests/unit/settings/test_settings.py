@@ -16,12 +16,6 @@ from muse_tui.store.settings import (
 )
 
 
-@pytest.fixture(autouse=True)
-def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("MUSE_CONFIG_DIR", str(tmp_path / "config"))
-    return tmp_path / "config"
-
-
 def test_no_file_means_the_defaults_and_no_notices(config_dir: Path) -> None:
     settings, notices = load_settings()
     assert settings == Settings()
