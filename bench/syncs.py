@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import muse_tui.engine.orchestrator as orchestrator_module  # noqa: E402
+import muse_tui.engine.ledger as ledger_module  # noqa: E402
 from muse_tui.contracts import PipelineConfig  # noqa: E402
 from muse_tui.engine.editing import modify  # noqa: E402
 from muse_tui.engine.orchestrator import Orchestrator, run_blocking  # noqa: E402
@@ -51,7 +51,7 @@ class Counter:
             return real_checkpoint(*args, **kwargs)
 
         os.fsync = fsync
-        orchestrator_module.write_checkpoint = checkpoint  # type: ignore[assignment]
+        ledger_module.write_checkpoint = checkpoint  # type: ignore[assignment]
 
     def reset(self) -> None:
         self.fsyncs, self.sync_s, self.checkpoints = 0, 0.0, 0

@@ -39,8 +39,8 @@ ENGINE_CONSTANTS = {
     ("alternatives", "__all__"),
     ("editing", "_WHOLE_SESSION"),  # which history paths rewrite which files
     ("editing", "_ONE_TRACK"),
-    ("orchestrator", "MAX_QUESTIONS"),
-    ("orchestrator", "DURABLE_STAGES"),  # which checkpoints are fsynced
+    ("gates", "MAX_QUESTIONS"),
+    ("ledger", "DURABLE_STAGES"),  # which checkpoints are fsynced
     ("parts", "_POLL"),  # how often a waiting thread looks up
     ("planning", "TRIGGER_OF"),  # how the sensitivity map cascades
 }
