@@ -66,7 +66,7 @@ def test_kill_9_at_30_moments_of_modify_never_tears_the_session(
     before = fingerprints(folder)
     after = _changed(folder, tmp_path)
     slow = 0.004  # a slow disk: each fsync takes 4 ms, so kills land between writes
-    span = timed(lambda: _modify(_copy(folder, tmp_path, "timing")), slow_sync_s=slow)
+    span = timed(lambda n: _modify(_copy(folder, tmp_path, f"timing-{n}")), slow_sync_s=slow)
     killed = 0
     for n, moment in enumerate(moments(30, span, seed=18)):
         trial = _copy(folder, tmp_path, f"kill-{n}")

@@ -50,7 +50,7 @@ def test_kill_9_at_30_moments_of_compose_then_resume_gives_identical_files(
     expected = fingerprints(clean_folder, skip=PER_RUN)
     clean = {p: (clean_folder / p).read_bytes() for p in expected}
     slow = 0.004  # a slow disk: each fsync takes 4 ms
-    span = timed(lambda: compose(tmp_path / "timing", session_id=SESSION), slow_sync_s=slow)
+    span = timed(lambda n: compose(tmp_path / f"timing-{n}", session_id=SESSION), slow_sync_s=slow)
     killed = 0
     for n, moment in enumerate(moments(30, span, seed=6)):
         root = tmp_path / f"kill-{n}"
