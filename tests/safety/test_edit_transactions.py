@@ -60,6 +60,7 @@ def test_a_full_disk_at_any_write_leaves_the_session_as_it_was(
         assert _tempo(trial) == 96
 
 
+@pytest.mark.slow  # 30 killed processes
 def test_kill_9_at_30_moments_of_modify_never_tears_the_session(
     folder: Path, tmp_path: Path
 ) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from muse_tui.engine.orchestrator import Orchestrator, run_blocking
 from muse_tui.engine.registry import product_stages
 from muse_tui.store.checkpoint import CheckpointError, load_checkpoint
@@ -41,6 +43,7 @@ def _assert_whole(folder: Path, clean: dict[str, bytes]) -> None:
             assert path.read_bytes() == clean[relative], f"{relative} is torn"
 
 
+@pytest.mark.slow  # 30 killed processes
 def test_kill_9_at_30_moments_of_compose_then_resume_gives_identical_files(
     tmp_path: Path,
 ) -> None:

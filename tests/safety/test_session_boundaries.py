@@ -123,6 +123,7 @@ def test_a_newer_major_schema_is_refused_in_one_sentence(folder: Path) -> None:
         load_checkpoint(folder)
 
 
+@pytest.mark.slow  # eight processes at once
 def test_eight_writers_at_once_apply_in_order_or_are_refused(folder: Path, tmp_path: Path) -> None:
     env = {**os.environ, "MUSE_CONFIG_DIR": str(tmp_path / "config")}
     requests = [f"tempo {90 + n}" for n in range(8)]

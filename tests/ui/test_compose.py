@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
@@ -128,23 +129,44 @@ async def test_a_blocking_question_is_answered_from_the_keyboard(tmp_path: Path)
     assert events(messages)[-1].status == "completed"
 
 
+async def open_and_close_screens(pilot) -> None:
+    """Help open, Sessions open, back to the studio."""
+    app = pilot.app
+    await pilot.press("question_mark")
+    assert isinstance(app.screen, HelpScreen)
+    await pilot.press("escape", "ctrl+o")
+    assert isinstance(app.screen, SessionsScreen)
+    await pilot.press("escape")
+
+
+async def loop_cpu_while_waiting(pilot) -> float:
+    """The loop thread's CPU seconds over half a second with no input: its background work."""
+    await pilot.pause()
+    begun = time.thread_time()
+    await asyncio.sleep(0.5)
+    return time.thread_time() - begun
+
+
 async def test_keys_are_handled_while_a_slow_run_is_composing(tmp_path: Path) -> None:
+    # No wall-clock bound on the keys: opening the two screens costs ~0.8 s of CPU
+    # whether or not a run is going, so on a loaded machine such a bound measures the
+    # load. What matters is that the run neither blocks nor burdens the loop.
     hold = Hold(stage=3)
     app = make_studio(tmp_path, hold=hold, settings=NO_GATES)
     async with app.run_test(size=(120, 40)) as pilot:
+        idle = await loop_cpu_while_waiting(pilot)
         await type_prompt(pilot, "slow one")
         while not hold.entered.is_set():
             await pilot.pause(0.01)
-        begun = time.perf_counter()
-        await pilot.press("question_mark")
-        assert isinstance(app.screen, HelpScreen)
-        await pilot.press("escape", "ctrl+o")
-        assert isinstance(app.screen, SessionsScreen)
-        await pilot.press("escape")
-        assert time.perf_counter() - begun < 2.0
-        assert app.studio.running
+        await open_and_close_screens(pilot)
+        # Not blocked: the keys were handled while the stage still waits to be released.
+        assert not hold.released.is_set() and app.studio.running
         row = app.studio.query_one(StageTracker).state.rows[3]
         assert (row.status, row.progress) == ("running", "placing sections")
+        # Not burdened: a run adds no background work to the loop (idle ~0.2 ms, the run
+        # ~2 ms; a timer busy 10% of the time shows as ~50 ms).
+        composing = await loop_cpu_while_waiting(pilot)
+        assert composing < idle + 0.025, f"loop busy {composing:.3f} s of 0.5 s while composing"
         hold.released.set()
         await app.workers.wait_for_complete()
         await pilot.pause()

@@ -26,6 +26,9 @@ from muse_tui.tui.widgets.piano_roll import PianoRoll
 from tests.ui.harness import SESSION_IDS, Players, make_studio, until
 from tests.ui.test_compose import type_prompt
 
+# Each test composes a 32-bar song with the real stages (~5-10 s of CPU): full suite only.
+pytestmark = pytest.mark.slow
+
 SETTINGS = "approval_gates = []\ndefault_bars = 32\n"
 PROMPT = "neo soul, late night, 85 bpm, in Eb minor"
 

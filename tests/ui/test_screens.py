@@ -5,6 +5,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+import pytest
 from textual.message import Message
 from textual.notifications import Notify
 from textual.widgets import DataTable, Input
@@ -74,6 +75,7 @@ async def test_the_browser_lists_newest_first_and_opens_a_session(tmp_path: Path
         assert tracker.state.status == "completed"
 
 
+@pytest.mark.slow  # composes and stops a real run first
 async def test_an_incomplete_session_is_deleted_only_after_yes(tmp_path: Path) -> None:
     app = make_studio(tmp_path, settings=NO_GATES)
     messages: list[Message] = []
@@ -99,6 +101,7 @@ async def test_an_incomplete_session_is_deleted_only_after_yes(tmp_path: Path) -
         assert [s.session_id for s in screen.sessions] == [SESSION_IDS[0]]
 
 
+@pytest.mark.slow  # composes, stops and resumes a real run
 async def test_resume_continues_a_stopped_run_to_the_end(tmp_path: Path) -> None:
     app = make_studio(tmp_path, settings=NO_GATES)
     async with app.run_test(size=(120, 40)) as pilot:

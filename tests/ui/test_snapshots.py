@@ -21,7 +21,11 @@ from muse_tui.tui.widgets.tracker import StageTracker
 from tests.ui.harness import SESSION_IDS, Hold, Players, make_studio, write_session
 from tests.ui.songs import studio_song
 
-SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]
+# The quick check (-m "not slow") renders every screen once; the small terminal runs in full.
+SIZES = [
+    pytest.param((120, 40), id="120x40"),
+    pytest.param((80, 24), id="80x24", marks=pytest.mark.slow),
+]
 NO_GATES = "approval_gates = []\n"
 PROMPT = "Frank Ocean meets Burial, late-night 2-step"
 
