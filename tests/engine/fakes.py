@@ -75,6 +75,8 @@ class Knobs:
     drums_fail: int = 0  # drum part failures before success
     calls: dict[int, int] = field(default_factory=dict)
     observed_kicks: dict[str, int | None] = field(default_factory=dict)  # bass: section → kicks
+    #: role → [when its first section began writing, when its last one ended] (perf_counter)
+    part_spans: dict[str, list[float]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def enter(self, stage: int) -> None:
@@ -171,7 +173,11 @@ def fake_registry(knobs: Knobs | None = None) -> StageRegistry:
         deps: dict[str, Region | None],
     ) -> Region:
         sections = len(song.arrangement.sections) if song.arrangement else 1
+        begun = time.perf_counter()
         time.sleep(k.part_seconds / sections)
+        with k.lock:
+            span = k.part_spans.setdefault(role, [begun, begun])
+            span[1] = time.perf_counter()
         if role == "drums" and k.drums_fail > 0:
             with k.lock:
                 k.drums_fail -= 1

@@ -61,7 +61,14 @@ async def test_2_parts_run_concurrently_and_bass_hears_the_drums_of_its_section(
 
     assert p.status == "completed"
     assert p.stages[4].duration_ms is not None
-    assert p.stages[4].duration_ms < 400, "four 200 ms parts must overlap, not queue"
+    # Overlap, not queue: every part began before any part finished. (A wall-clock
+    # bound measured the machine's load instead: 571 ms on a busy CI machine.)
+    spans = knobs.part_spans
+    assert set(spans) == {"drums", "bass", "chords", "lead"}
+    latest_start = max(first for first, _ in spans.values())
+    earliest_end = min(last for _, last in spans.values())
+    assert latest_start < earliest_end, "four 200 ms parts must overlap, not queue"
+    assert p.stages[4].duration_ms < 800, "queued one after another, they take 800 ms at least"
     # every bass section saw the finished drum region of the same section: 8 kicks in 4 bars
     assert knobs.observed_kicks == {"Intro": 8, "Verse": 8, "Chorus": 8, "Outro": 8}
 
