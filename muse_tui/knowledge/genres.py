@@ -16,7 +16,7 @@ from pydantic import Field
 from muse_tui.contracts.base import Contract
 from muse_tui.contracts.intent import GenreDNAVector
 from muse_tui.knowledge.loader import SkillFileError, load_table
-from muse_tui.knowledge.rhythm import DRUMS_FILE, rhythm_table
+from muse_tui.knowledge.rhythm import FAMILIES_DIR, rhythm_table
 from muse_tui.knowledge.table import NamedEntries, skill_table
 
 GENRE_FILE = "harmony/genre-dna.json"
@@ -76,7 +76,8 @@ def genre_table(root: Path) -> GenreTable:
             raise SkillFileError(path, f"{where}.progressionLength: must be ascending, from 1")
         if entry.drum_family != "none" and entry.drum_family not in families:
             raise SkillFileError(
-                path, f"{where}.drumFamily: {entry.drum_family!r} is not a family in {DRUMS_FILE}"
+                path,
+                f"{where}.drumFamily: {entry.drum_family!r} is not a family in {FAMILIES_DIR}/",
             )
         if entry.blend:
             raise SkillFileError(path, f"{where}.blend: only blends made in code have a blend")

@@ -22,7 +22,7 @@ from muse_tui.contracts.intent import DrumFamily
 from muse_tui.contracts.song import TrackRole
 from muse_tui.knowledge.genres import GenreTable, Mode, genre_table
 from muse_tui.knowledge.loader import SkillFileError, load_table
-from muse_tui.knowledge.rhythm import DRUMS_FILE, rhythm_table
+from muse_tui.knowledge.rhythm import FAMILIES_DIR, rhythm_table
 from muse_tui.knowledge.table import skill_table
 
 LEXICON_FILE = "harmony/intent-lexicon.json"
@@ -278,7 +278,7 @@ def _check_against(
         if family is not None and family != "none" and family not in families:
             raise SkillFileError(
                 path,
-                f"structureHints.{name}.drumFamily: {family!r} is not a family in {DRUMS_FILE}",
+                f"structureHints.{name}.drumFamily: {family!r} is not a family in {FAMILIES_DIR}/",
             )
         if "{n}" in name and any(p.groups < 1 for p in hint.compiled):
             raise SkillFileError(

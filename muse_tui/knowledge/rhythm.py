@@ -20,6 +20,9 @@ from muse_tui.knowledge.table import skill_table
 from muse_tui.knowledge.tracks import TRACKS_FILE, TrackTable
 
 DRUMS_FILE = "rhythm/drum-patterns.json"
+FILLS_FILE = "rhythm/fills.json"
+#: One file per group of drum families; a family id is unique across the folder.
+FAMILIES_DIR = "rhythm/drum-families"
 GROOVES_FILE = "rhythm/grooves.json"
 COMPING_FILE = "rhythm/comping.json"
 BASS_FILE = "rhythm/bass-patterns.json"
@@ -30,7 +33,7 @@ DrumVoice = str
 Density = Literal["sparse", "base", "busy"]
 SwingUnit = Literal["8th", "16th"]
 
-#: A drum family id: the key of a family in drum-patterns.json.
+#: A drum family id: the key of a family in one of the drum-families/*.json files.
 FAMILY_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _BASS_STYLES: tuple[str, ...] = tuple(s for s in BassStyle.__args__ if s != "none")  # type: ignore[attr-defined]
 _CHORD_RHYTHMS: tuple[str, ...] = tuple(r for r in ChordRhythm.__args__ if r != "none")  # type: ignore[attr-defined]
@@ -134,8 +137,33 @@ class FamilyRhythm(Contract):
     percussion: list[DrumPattern] = Field(default_factory=list)
 
 
+class _DrumBasics(Contract):
+    """drum-patterns.json: what every family shares."""
+
+    about: str = ""
+    velocities: dict[Literal["X", "x", "o"], int]
+    gates: dict[DrumVoice, float]
+    voice_words: dict[str, list[DrumVoice]]
+    percussion: list[DrumPattern] = Field(min_length=1)
+
+
+class _FillFile(Contract):
+    """fills.json: the named fills and the one a build ends on."""
+
+    about: str = ""
+    fills: dict[str, Fill] = Field(min_length=1)
+    build_fill: str
+
+
+class _FamilyFile(Contract):
+    """One file of drum-families/: some families, each with where its patterns come from."""
+
+    about: str = ""
+    families: dict[DrumFamily, FamilyRhythm] = Field(min_length=1)
+
+
 class DrumTable(Contract):
-    """Everything in drum-patterns.json."""
+    """drum-patterns.json, fills.json and every drum-families/*.json, checked together."""
 
     velocities: dict[Literal["X", "x", "o"], int]
     gates: dict[DrumVoice, float] = Field(description="how long each voice's note is, in beats")
@@ -254,25 +282,24 @@ def _require(path: Path, found: dict[str, object], wanted: tuple[str, ...], what
 @skill_table
 def rhythm_table(root: Path) -> RhythmTable:
     """The rhythm skill files under `root`, checked together and cached."""
-    drums = load_table(DRUMS_FILE, DrumTable, root=root)
+    drums, homes = _drum_table(root)
     grooves = load_table(GROOVES_FILE, GrooveTable, root=root).grooves
     for name, family in drums.families.items():
         if family.groove not in grooves:
-            raise SkillFileError(
-                root / DRUMS_FILE, f"families.{name}.groove: no groove {family.groove!r}"
-            )
+            where = f"families.{name}.groove"
+            raise SkillFileError(homes[name], f"{where}: no groove {family.groove!r}")
     comping = load_table(COMPING_FILE, dict[ChordRhythm, CompingRhythm], root=root)
     _require(root / COMPING_FILE, comping, _CHORD_RHYTHMS, "chord rhythms")
     bass = load_table(BASS_FILE, dict[BassStyle, BassRhythm], root=root)
     _require(root / BASS_FILE, bass, _BASS_STYLES, "bass styles")
     tracks = load_table(TRACKS_FILE, TrackTable, root=root)
-    _check_voices(drums, tracks.kit_voices, root / DRUMS_FILE)
+    _check_voices(drums, tracks.kit_voices, root, homes)
     for index, override in enumerate(tracks.overrides):
         if override.drum_family is not None and override.drum_family not in drums.families:
             raise SkillFileError(
                 root / TRACKS_FILE,
                 f"overrides.{index}.drumFamily: {override.drum_family!r} is not a family "
-                "in drum-patterns.json",
+                f"in {FAMILIES_DIR}/",
             )
     return RhythmTable(
         drums=drums,
@@ -284,25 +311,64 @@ def rhythm_table(root: Path) -> RhythmTable:
     )
 
 
-def _check_voices(drums: DrumTable, kit_voices: list[str], path: Path) -> None:
+def _drum_table(root: Path) -> tuple[DrumTable, dict[str, Path]]:
+    """The three kinds of drum file as one table, and the file each family came from."""
+    basics = load_table(DRUMS_FILE, _DrumBasics, root=root)
+    fills = load_table(FILLS_FILE, _FillFile, root=root)
+    folder = root / FAMILIES_DIR
+    files = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    if not files:
+        raise SkillFileError(folder, "no drum family files (*.json) in this folder")
+    families: dict[str, FamilyRhythm] = {}
+    homes: dict[str, Path] = {}
+    for path in files:
+        loaded = load_table(f"{FAMILIES_DIR}/{path.name}", _FamilyFile, root=root)
+        for name, family in loaded.families.items():
+            if name in homes:
+                raise SkillFileError(path, f"families.{name}: also in {homes[name].name}")
+            families[name], homes[name] = family, path
+    for name, family in families.items():
+        unknown = [f for f in family.fills if f not in fills.fills]
+        if unknown:
+            raise SkillFileError(
+                homes[name], f"families.{name}.fills: no fill {', '.join(unknown)} in {FILLS_FILE}"
+            )
+    if fills.build_fill not in fills.fills:
+        raise SkillFileError(root / FILLS_FILE, f"buildFill: no fill {fills.build_fill!r}")
+    table = DrumTable(
+        velocities=basics.velocities,
+        gates=basics.gates,
+        voice_words=basics.voice_words,
+        fills=fills.fills,
+        build_fill=fills.build_fill,
+        percussion=basics.percussion,
+        families=families,
+    )
+    return table, homes
+
+
+def _check_voices(
+    drums: DrumTable, kit_voices: list[str], root: Path, homes: dict[str, Path]
+) -> None:
     """Every drum voice the patterns, fills and words name must be a kit voice of tracks.json."""
-    uses: list[tuple[str, list[str]]] = [
-        ("gates", list(drums.gates)),
-        *((f"voiceWords.{w}", list(v)) for w, v in drums.voice_words.items()),
-        *((f"fills.{n}", [*f.voices, *f.keep]) for n, f in drums.fills.items()),
-        *((f"percussion.{i}", list(p.voices)) for i, p in enumerate(drums.percussion)),
+    basics, fills = root / DRUMS_FILE, root / FILLS_FILE
+    uses: list[tuple[Path, str, list[str]]] = [
+        (basics, "gates", list(drums.gates)),
+        *((basics, f"voiceWords.{w}", list(v)) for w, v in drums.voice_words.items()),
+        *((fills, f"fills.{n}", [*f.voices, *f.keep]) for n, f in drums.fills.items()),
+        *((basics, f"percussion.{i}", list(p.voices)) for i, p in enumerate(drums.percussion)),
     ]
     for name, family in drums.families.items():
-        where = f"families.{name}"
+        where, home = f"families.{name}", homes[name]
         for level in ("sparse", "base", "busy"):
             for i, pattern in enumerate(getattr(family.patterns, level)):
-                uses.append((f"{where}.patterns.{level}.{i}.voices", list(pattern.voices)))
+                uses.append((home, f"{where}.patterns.{level}.{i}.voices", list(pattern.voices)))
         for i, pattern in enumerate(family.percussion):
-            uses.append((f"{where}.percussion.{i}.voices", list(pattern.voices)))
+            uses.append((home, f"{where}.percussion.{i}.voices", list(pattern.voices)))
         if family.hat_rolls is not None:
-            uses.append((f"{where}.hatRolls.voice", [family.hat_rolls.voice]))
+            uses.append((home, f"{where}.hatRolls.voice", [family.hat_rolls.voice]))
     known = set(kit_voices)
-    for where, voices in uses:
+    for path, where, voices in uses:
         unknown = [v for v in voices if v not in known]
         if unknown:
             raise SkillFileError(

@@ -1,8 +1,8 @@
-"""Drums and hand percussion on the GM drum map, from the pattern families of `skills/rhythm/`.
+"""The drum kit on the GM drum map, from the pattern families of `skills/rhythm/drum-families/`.
 
 A section plays its family's sparse, base or busy groove by energy, with a
-variation at phrase ends, a crash into hot sections, hat rolls where the
-family has rules for them (trap), fills at phrase and section ends, and the
+variation at phrase ends, hat rolls where the family has rules for them
+(trap), the section's edges from `fills` (crash in, fills), and the
 producer's constraints ("no drums except kick") applied last.
 """
 
@@ -11,15 +11,15 @@ from __future__ import annotations
 import random
 import re
 
-from muse_tui.knowledge.rhythm import DrumPattern, FamilyRhythm, Fill, HatRoll, HatRollRules
+from muse_tui.knowledge.rhythm import FamilyRhythm, HatRoll, HatRollRules
 from muse_tui.theory.drums import VOICE_PITCHES
 
 from ..humanize import Draft
-from ..transitions import drum_ending
 from .context import PartContext, PartDraft
-from .grid import STEP, tile
+from .fills import crash_in, section_end
+from .grid import STEP
+from .kit import hit, play
 
-_PEAK_KINDS = frozenset({"chorus", "hook", "drop"})
 _BUSIER = {"sparse": "base", "base": "busy", "busy": "busy"}
 _DENSE_ROLL = 12  # hits a beat from which a roll puts three hats inside one 16th
 
@@ -32,30 +32,13 @@ def write_drums(ctx: PartContext, rng: random.Random) -> PartDraft:
     notes = _groove(ctx, family, rng)
     if family.hat_rolls is not None:
         _hat_rolls(ctx, family.hat_rolls, notes, rng)
-    if _crash_in(ctx):
-        notes.append(_hit(ctx, "crash", "X", 0.0))
-    notes = _section_end(ctx, family, notes, rng)
+    if crash_in(ctx):
+        notes.append(hit(ctx, "crash", "X", 0.0))
+    notes = section_end(ctx, family, notes, rng)
     allowed = allowed_voices(ctx.intent.constraints, ctx.table.drums.voice_words)
     if allowed is not None:
         notes = [n for n in notes if n.voice in allowed]
     return PartDraft(notes=notes, feel=ctx.feel)
-
-
-def write_percussion(ctx: PartContext, rng: random.Random) -> PartDraft:
-    """Hand percussion (congas, shakers, tambourine) over the groove, thinner when it's quiet."""
-    family = ctx.table.drums.families.get(ctx.style.family)  # type: ignore[call-overload]
-    patterns = (family.percussion if family else []) or ctx.table.drums.percussion
-    pattern = rng.choice(patterns)
-    voices = list(pattern.voices)
-    if ctx.density == "sparse":
-        voices = voices[:1]
-    elif ctx.density == "base" and len(voices) > 2:
-        voices = voices[:2]
-    notes = [n for n in _play(ctx, pattern, range(ctx.bars), scale=0.85) if n.voice in set(voices)]
-    allowed = allowed_voices(ctx.intent.constraints, ctx.table.drums.voice_words)
-    if allowed is not None:
-        notes = [n for n in notes if n.voice in allowed]
-    return PartDraft(notes=notes, feel=ctx.feel.scaled(timing=1.3))
 
 
 def allowed_voices(constraints: list[str], words: dict[str, list[str]]) -> set[str] | None:
@@ -98,33 +81,8 @@ def _groove(ctx: PartContext, family: FamilyRhythm, rng: random.Random) -> list[
         pattern = main
         if bar % 4 == 3 and bar != ctx.bars - 1 and rng.random() < chance:
             pattern = rng.choice(getattr(levels, _BUSIER[ctx.density]))
-        notes += _play(ctx, pattern, [bar])
+        notes += play(ctx, pattern, [bar])
     return notes
-
-
-def _play(
-    ctx: PartContext, pattern: DrumPattern, bars: range | list[int], scale: float = 1.0
-) -> list[Draft]:
-    notes: list[Draft] = []
-    for bar in bars:
-        for voice, grid in pattern.voices.items():
-            for step, letter in enumerate(tile(grid, bar, ctx.bar_steps)):
-                if letter != ".":
-                    when = bar * ctx.beats_per_bar + step * STEP
-                    notes.append(_hit(ctx, voice, letter, when, scale))
-    return notes
-
-
-def _hit(ctx: PartContext, voice: str, letter: str, when: float, scale: float = 1.0) -> Draft:
-    velocity = ctx.table.drums.velocities[letter] * ctx.loud * scale  # type: ignore[index]
-    gate = ctx.table.drums.gates.get(voice, 0.2)  # type: ignore[call-overload]
-    return Draft(VOICE_PITCHES[voice], velocity, when, gate, voice)
-
-
-def _crash_in(ctx: PartContext) -> bool:
-    before = ctx.neighbours[0]
-    opens_hot = ctx.section.kind in _PEAK_KINDS or ctx.energy >= 0.6
-    return before is not None and opens_hot and before.energy < ctx.energy + 0.2
 
 
 def _hat_rolls(
@@ -169,42 +127,3 @@ def _roll(
                 locked=True,
             )
         )
-
-
-def _section_end(
-    ctx: PartContext, family: FamilyRhythm, notes: list[Draft], rng: random.Random
-) -> list[Draft]:
-    """Fills at phrase ends and into the next section; a cut silences the last beat."""
-    fills = ctx.table.drums.fills
-    short = [fills[name] for name in family.fills if fills[name].steps <= 4]
-    for bar in range(7, ctx.bars - 1, 8):
-        if short and rng.random() < 0.6 + 0.3 * ctx.style.rhythmic:
-            notes = _apply_fill(ctx, rng.choice(short), notes, (bar + 1) * ctx.beats_per_bar)
-    ending = drum_ending(
-        ctx.section.transition,
-        leads_on=ctx.leads_on,
-        sparse=ctx.density == "sparse",
-        family_fills=family.fills,
-        drums=ctx.table.drums,
-        rng=rng,
-    )
-    if ending.silent_beats:
-        return [n for n in notes if n.start < ctx.length - ending.silent_beats]
-    if ending.fill is not None:
-        return _apply_fill(ctx, ending.fill, notes, ctx.length)
-    return notes
-
-
-def _apply_fill(ctx: PartContext, fill: Fill, notes: list[Draft], bar_end: float) -> list[Draft]:
-    span = min(fill.steps, ctx.bar_steps) * STEP
-    begin = bar_end - span
-    kept = [
-        n for n in notes if not (begin - 1e-9 <= n.start < bar_end and n.voice not in fill.keep)
-    ]
-    low, high = fill.ramp
-    for voice, grid in fill.voices.items():
-        for step, letter in enumerate(grid[: round(span / STEP)]):
-            if letter != ".":
-                ramp = low + (high - low) * step / max(1, fill.steps - 1)
-                kept.append(_hit(ctx, voice, letter, begin + step * STEP, ramp))
-    return kept

@@ -23,8 +23,9 @@ from ..transitions import shape_ending
 from .bass import write_bass
 from .comping import write_comping, write_pad, write_texture
 from .context import PartContext, PartDraft
-from .drums import write_drums, write_percussion
+from .drums import write_drums
 from .lead import write_lead
+from .percussion import write_percussion
 from .style import feel_for, resolve_style
 
 Writer = Callable[[PartContext, random.Random, Region | None], PartDraft]

@@ -37,7 +37,7 @@ OOMPAH = {
 
 def _edit(root: Path, name: str, change: Any) -> None:
     path = root / name
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     change(data)
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
 
@@ -46,7 +46,7 @@ def _add_polka(root: Path) -> None:
     """The three edits skills/rhythm/README.md lists, and nothing else."""
 
     def family(d: dict[str, Any]) -> None:
-        d["families"]["oompah"] = OOMPAH
+        d["families"] = {"oompah": OOMPAH}
 
     def genre(d: dict[str, Any]) -> None:
         polka = dict(d["genres"]["rock"], displayName="Polka", drumFamily="oompah")
@@ -57,7 +57,7 @@ def _add_polka(root: Path) -> None:
         d["genreAliases"]["polka"] = ["polka"]
         d["genreMoods"]["polka"] = d["genreMoods"]["rock"]
 
-    _edit(root, "rhythm/drum-patterns.json", family)
+    _edit(root, "rhythm/drum-families/polka.json", family)
     _edit(root, "harmony/genre-dna.json", genre)
     _edit(root, "harmony/intent-lexicon.json", words)
 

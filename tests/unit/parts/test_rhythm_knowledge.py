@@ -39,19 +39,19 @@ def _copy_skills(tmp_path: Path) -> Path:
 
 def test_a_bad_grid_is_named_by_file_and_field(tmp_path: Path) -> None:
     root = _copy_skills(tmp_path)
-    path = root / "rhythm" / "drum-patterns.json"
+    path = root / "rhythm" / "drum-families" / "urban.json"
     data = json.loads(path.read_text())
     data["families"]["trap"]["patterns"]["base"][0]["voices"]["kick"] = "X..q"
     path.write_text(json.dumps(data))
     with pytest.raises(SkillFileError) as caught:
         rhythm_table(root)
     message = str(caught.value)
-    assert "drum-patterns.json" in message and "families.trap.patterns.base.0" in message
+    assert "drum-families/urban.json" in message and "families.trap.patterns.base.0" in message
 
 
 def test_a_family_naming_a_missing_groove_is_refused(tmp_path: Path) -> None:
     root = _copy_skills(tmp_path)
-    path = root / "rhythm" / "drum-patterns.json"
+    path = root / "rhythm" / "drum-families" / "band.json"
     data = json.loads(path.read_text())
     data["families"]["rock"]["groove"] = "stadium"
     path.write_text(json.dumps(data))
@@ -89,13 +89,15 @@ def test_a_pattern_naming_a_voice_that_is_not_a_kit_voice_is_refused(tmp_path: P
     root = _copy_skills(tmp_path)
     _edit(
         root,
-        "rhythm/drum-patterns.json",
+        "rhythm/drum-families/band.json",
         lambda d: d["families"]["rock"]["patterns"]["busy"][0]["voices"].update(gong="x" * 16),
     )
     with pytest.raises(SkillFileError) as caught:
         rhythm_table(root)
     message = str(caught.value)
-    assert "drum-patterns.json" in message and "families.rock.patterns.busy.0.voices" in message
+    assert (
+        "drum-families/band.json" in message and "families.rock.patterns.busy.0.voices" in message
+    )
     assert "'gong'" in message and "kitVoices in rhythm/tracks.json" in message
 
 
@@ -113,7 +115,7 @@ def test_a_genre_naming_a_missing_drum_family_is_refused(tmp_path: Path) -> None
     with pytest.raises(
         SkillFileError,
         match=r"genre-dna\.json: genres\.rock\.drumFamily: 'polka' is not a family in "
-        r"rhythm/drum-patterns\.json",
+        r"rhythm/drum-families/",
     ):
         genre_table(root)
 
@@ -122,4 +124,24 @@ def test_a_kit_role_with_a_program_is_refused(tmp_path: Path) -> None:
     root = _copy_skills(tmp_path)
     _edit(root, "rhythm/tracks.json", lambda d: d["roles"]["drums"].update(program=0))
     with pytest.raises(SkillFileError, match=r"tracks\.json: roles\.drums: .*leave out program"):
+        rhythm_table(root)
+
+
+def test_a_family_in_two_files_is_refused_naming_both(tmp_path: Path) -> None:
+    root = _copy_skills(tmp_path)
+    band = json.loads((root / "rhythm" / "drum-families" / "band.json").read_text())
+    copy = {"families": {"rock": band["families"]["rock"]}}
+    (root / "rhythm" / "drum-families" / "zz-copy.json").write_text(json.dumps(copy))
+    with pytest.raises(SkillFileError, match=r"zz-copy\.json: families\.rock: also in band\.json"):
+        rhythm_table(root)
+
+
+def test_a_family_naming_a_missing_fill_is_refused_in_its_own_file(tmp_path: Path) -> None:
+    root = _copy_skills(tmp_path)
+    _edit(
+        root,
+        "rhythm/drum-families/band.json",
+        lambda d: d["families"]["rock"].update(fills=["nope"]),
+    )
+    with pytest.raises(SkillFileError, match=r"band\.json: families\.rock\.fills: no fill nope"):
         rhythm_table(root)
