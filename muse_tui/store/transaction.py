@@ -52,6 +52,26 @@ def note_checkpoint(session_dir: Path, data: bytes) -> None:
     _seen[session_dir.resolve()] = hashlib.sha256(data).hexdigest()
 
 
+def refuse_if_changed(session_dir: Path) -> None:
+    """SessionChanged if another process wrote the checkpoint since this one last read or wrote it.
+
+    Called under the session lock: at every commit, and by the studio before it
+    starts a change, so a change is made on the song on disk or not at all.
+    """
+    seen = _seen.get(session_dir.resolve())
+    if seen is None:
+        return
+    try:
+        now = hashlib.sha256((session_dir / _PIPELINE).read_bytes()).hexdigest()
+    except OSError:
+        now = None
+    if now != seen:
+        raise SessionChanged(
+            f"session {session_dir.name} was changed by another muse-studio while this "
+            "change was being made, so nothing was saved; open it again and retry"
+        )
+
+
 def outside_sentence(session_dir: Path, relative: str) -> str:
     return f"refusing to write {relative!r}: it is outside the session folder {session_dir}"
 
@@ -107,34 +127,22 @@ class SessionChange:
         """Make the change durable, all of it or none of it (see the module's steps)."""
         if not self.files and not self.removed:
             return
+        checkpoint = self.files.get(_PIPELINE)
         if not self.journal:  # a batch: one write, renamed in order (the manifest last)
             targets = [(self.session_dir / rel, data) for rel, data in self.files.items()]
             write_atomic_files(targets)
             for relative in self.removed:
                 (self.session_dir / relative).unlink(missing_ok=True)
+            if checkpoint is not None:
+                note_checkpoint(self.session_dir, checkpoint)
             return
-        checkpoint = self.files.get(_PIPELINE)
         with session_lock(self.session_dir):
-            self._refuse_if_changed_elsewhere()
+            refuse_if_changed(self.session_dir)
             self._drop_unchanged()
             entries = self._write_journal()
             _roll_forward(self.session_dir, entries, sorted(self.removed))
         if checkpoint is not None:
             note_checkpoint(self.session_dir, checkpoint)
-
-    def _refuse_if_changed_elsewhere(self) -> None:
-        seen = _seen.get(self.session_dir.resolve())
-        if seen is None:
-            return
-        try:
-            now = hashlib.sha256((self.session_dir / _PIPELINE).read_bytes()).hexdigest()
-        except OSError:
-            now = None
-        if now != seen:
-            raise SessionChanged(
-                f"session {self.session_dir.name} was changed by another muse-studio while this "
-                "change was being made, so nothing was saved; open it again and retry"
-            )
 
     def _drop_unchanged(self) -> None:
         """Files whose bytes on disk are already the new ones need no write and no sync."""

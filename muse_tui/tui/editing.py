@@ -10,6 +10,8 @@ handler only posts `Edited` or `ComparisonMade`: the screen owns the open song.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from textual import on, work
@@ -144,6 +146,22 @@ class Editor(Widget):
         assert session and session.pipeline and session.folder  # checked by editable
         return session.pipeline, session.folder
 
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[tuple[ComposerPipeline, Path]]:
+        """The open session, held as its one writer from before the change reads it to its commit.
+
+        A CLI changing the same session makes this raise `SessionBusy` at once; a
+        CLI that changed it since the studio read it makes it raise
+        `SessionChanged` before anything is worked out (`_edit_changed` reloads).
+        """
+        from muse_tui.store.lock import session_lock
+        from muse_tui.store.transaction import refuse_if_changed
+
+        pipeline, folder = self._session()
+        with session_lock(folder):
+            refuse_if_changed(folder)
+            yield pipeline, folder
+
     @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: busy()
     def change_song(self, said: str | ChangeRequest) -> ModifySongResult:
         from muse_tui.engine.editing import modify
@@ -151,34 +169,34 @@ class Editor(Widget):
 
         from .gate import ThreadGate
 
-        pipeline, folder = self._session()
         gate = ThreadGate(self.app)
         clock = self.app.config.clock
-        return run_blocking(modify(pipeline, said, session_dir=folder, gate=gate, clock=clock))
+        with self._writing() as (pipeline, folder):
+            return run_blocking(modify(pipeline, said, session_dir=folder, gate=gate, clock=clock))
 
     @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: busy()
     def replay(self, steps: int, *, undoing: bool) -> UndoResult:
         from muse_tui.engine.editing import redo, undo
 
-        pipeline, folder = self._session()
-        return (undo if undoing else redo)(pipeline, steps, session_dir=folder)
+        with self._writing() as (pipeline, folder):
+            return (undo if undoing else redo)(pipeline, steps, session_dir=folder)
 
     @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: busy()
     def choose_variant(self, set_id: str, index: int) -> ModifySongResult:
         from muse_tui.engine.alternatives import select_alternative
 
-        pipeline, folder = self._session()
         clock = self.app.config.clock
-        return select_alternative(pipeline, set_id, index, session_dir=folder, clock=clock)
+        with self._writing() as (pipeline, folder):
+            return select_alternative(pipeline, set_id, index, session_dir=folder, clock=clock)
 
     @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: busy()
     def make_comparison(self, element: AlternativeElement, batch: int = 0) -> Comparison:
         from muse_tui.engine.alternatives import generate_alternatives
 
-        pipeline, folder = self._session()
-        made = generate_alternatives(
-            pipeline, element, 3, batch=batch, session_dir=folder, clock=self.app.config.clock
-        )
+        with self._writing() as (pipeline, folder):
+            made = generate_alternatives(
+                pipeline, element, 3, batch=batch, session_dir=folder, clock=self.app.config.clock
+            )
         return comparison_of(made, element_role(pipeline.song_state, element))
 
     @on(Worker.StateChanged)
@@ -196,16 +214,36 @@ class Editor(Widget):
             elif isinstance(result, ModifySongResult | UndoResult):
                 self.post_message(self.Edited(result))
         elif event.state == WorkerState.ERROR:
+            self._failed(worker.error)
+
+    def _failed(self, error: BaseException | None) -> None:
+        """Say what went wrong; a session another muse-studio changed is shown as it now is."""
+        from muse_tui.store.transaction import SessionChanged
+
+        session = self.session
+        if isinstance(error, SessionChanged) and session is not None and session.folder:
+            self.studio.open_session(session.folder)
             self.notify(
-                edit_sentence(worker.error), title="Nothing changed", severity="error", timeout=10
+                f"Session {session.folder.name} was changed outside the studio (by the CLI or "
+                "another studio), so your change was not applied. The studio now shows it as "
+                "it is on disk; send your change again.",
+                title="Reloaded from disk",
+                severity="warning",
+                timeout=12,
             )
+            return
+        self.notify(edit_sentence(error), title="Nothing changed", severity="error", timeout=10)
 
 
 def edit_sentence(error: BaseException | None) -> str:
     """A change that failed, as one sentence: nothing changed, and what to do."""
     from muse_tui.engine.alternatives import AlternativesError
     from muse_tui.store.atomic import WriteFailed
+    from muse_tui.store.lock import SessionBusy
 
+    if isinstance(error, SessionBusy):
+        text = str(error)
+        return f"{text[0].upper()}{text[1:]}; the song on screen is as it was."
     if isinstance(error, WriteFailed):
         return (
             f"{error}; the song on screen is as it was. Free some space or check the "
