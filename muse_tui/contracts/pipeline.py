@@ -49,17 +49,6 @@ StageErrorCode = Literal[
     "UNKNOWN",
 ]
 
-#: Stage number → the name a producer sees in the tracker.
-STAGE_NAMES: dict[int, str] = {
-    1: "Intent",
-    2: "Harmony",
-    3: "Arrangement",
-    4: "Parts",
-    5: "Sounds",
-    6: "Assembly",
-    7: "Validation",
-    8: "Output",
-}
 #: A critical stage that exhausts its retries fails the run; the others degrade it.
 CRITICAL_STAGES: frozenset[int] = frozenset({1, 2, 4})
 

@@ -14,10 +14,9 @@ from pydantic import Field, JsonValue, model_validator
 from muse_tui.contracts.base import SCHEMA_VERSION, Contract, Uuid
 from muse_tui.contracts.constraint_phrases import has_phrases, split_constraints
 
-TrackRole = Literal[
-    "drums", "percussion", "bass", "sub_bass", "chords", "keys", "lead", "pad", "texture", "arp"
-]
-TRACK_ROLES: tuple[TrackRole, ...] = TrackRole.__args__  # type: ignore[attr-defined]
+# Defined in vocabulary (no models) and re-exported: older code imports them from here.
+from muse_tui.contracts.vocabulary import TRACK_ROLES as TRACK_ROLES
+from muse_tui.contracts.vocabulary import TrackRole as TrackRole
 
 SectionKind = Literal[
     "intro",

@@ -18,7 +18,7 @@ import platformdirs
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from muse_tui.contracts.song import TrackRole
+from muse_tui.contracts.vocabulary import TrackRole
 from muse_tui.store.atomic import WriteFailed, write_atomic
 
 APP_NAME = "muse-studio"

@@ -6,8 +6,12 @@ Plain data, no Textual: the tracker widget renders it, tests read it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from muse_tui.contracts import STAGE_NAMES, ComposerPipeline, PipelineEvent, StageError
+from muse_tui.contracts.vocabulary import STAGE_NAMES
+
+if TYPE_CHECKING:
+    from muse_tui.contracts import ComposerPipeline, PipelineEvent, StageError
 
 #: How the tracker names the run's status.
 RUN_LABELS = {

@@ -75,9 +75,5 @@ def test_the_probe_sees_the_studio_itself(first_frame_modules: set[str]) -> None
     assert {"muse_tui.tui.screens.studio", "muse_tui.tui.widgets.tracker"} <= first_frame_modules
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="store.settings imports contracts.song (TrackRole), which builds every contract",
-)
 def test_the_first_frame_builds_no_pipeline_contracts(first_frame_modules: set[str]) -> None:
     assert "muse_tui.contracts.pipeline" not in first_frame_modules
