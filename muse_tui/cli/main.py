@@ -19,6 +19,7 @@ COMMANDS = {
     "undo": "muse_tui.cli.edit_commands:undo",
     "redo": "muse_tui.cli.edit_commands:redo",
     "alternatives": "muse_tui.cli.edit_commands:alternatives",
+    "ask": "muse_tui.cli.ask_commands:ask",
 }
 
 #: The line `muse-studio --help` shows for each command, so listing them imports none
@@ -35,6 +36,7 @@ SHORT_HELP = {
     "undo": "Undo the last change(s) to a session's song.",
     "redo": "Redo changes that were undone.",
     "alternatives": "Generate, compare and pick A/B alternatives for one element.",
+    "ask": 'Ask about a song or theory ("why Eb minor?", "notes in Cmaj9"); changes nothing.',
 }
 
 

@@ -24,7 +24,7 @@ from muse_tui.compose.iteration.revision import (
     component_labels,
     listed,
 )
-from muse_tui.compose.requests import ChangeRequest, parse_request
+from muse_tui.compose.requests import ChangeRequest
 from muse_tui.compose.seeding import derive_rng
 from muse_tui.contracts import (
     Ambiguity,
@@ -48,6 +48,7 @@ from muse_tui.store.transaction import session_change
 from .planning import Reach, blast_radius, plan_targets
 from .protocols import ApprovalGate, AutoApprove
 from .regenerate import Draft, regenerate
+from .routing import route
 from .stage_records import synced_stages
 
 Clock = Callable[[], datetime]
@@ -72,7 +73,12 @@ async def modify(
     rewritten only when `session_dir` is given. `said` is the line as typed, or as
     `engine.routing.route` already read it.
     """
-    request = parse_request(said) if isinstance(said, str) else said
+    if isinstance(said, str):
+        routed = route(said, session_open=True)
+        if routed.kind == "question":  # "why did you pick Eb minor?" asks; it changes nothing
+            return _unchanged(pipeline, "question", routed.request.text)
+        said = routed.request
+    request = said
     text = request.text
     if request.kind in ("undo", "redo"):
         step = undo if request.kind == "undo" else redo
@@ -305,7 +311,7 @@ def _unchanged(
 ) -> ModifySongResult:
     replies = {
         "praise": "Glad it works. Nothing changed.",
-        "question": "That sounds like a question, so nothing changed.",
+        "question": "That is a question, so nothing changed; `muse-studio ask` answers it.",
         "unclear": "I could not tell what to change; try “make the bass simpler” "
         "or “3rd chord darker”.",
     }

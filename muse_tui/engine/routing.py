@@ -1,7 +1,8 @@
-"""Where a line typed in the prompt box goes: a new song, a change to this one, or a question.
+"""Where a line typed in the prompt box goes: a new song, a change, a question, or unclear.
 
-The line is read once here; the words that decide where it goes live in
-`compose.iteration.routing`, and `modify` takes the reading as it is.
+The line is read once here; the shapes that decide where it goes live in
+`compose.iteration.routing` (rules in `skills/iteration/questions.json`), and
+`modify` takes the reading as it is.
 """
 
 from __future__ import annotations
@@ -21,6 +22,6 @@ class Routed:
 
 
 def route(text: str, session_open: bool) -> Routed:
-    """Where what the producer typed goes ("compose", "modify" or "question"), and its reading."""
+    """Where what the producer typed goes, and its reading as a change request."""
     request = parse_request(text)
     return Routed(route_kind(text, request, session_open), request)

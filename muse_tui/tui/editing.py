@@ -92,17 +92,34 @@ class Editor(Widget):
     # ── what the producer asks for ─────────────────────────────────────────
 
     def take_prompt(self, text: str) -> None:
-        """A change to the open song (or an answer to a question), else a new song."""
-        if not self.editable:
-            self.post_message(self.ComposeRequested(text))
-            return
+        """A question is answered, a change made to the open song, anything else composes.
+
+        A question never changes anything, with or without a song open.
+        """
         from muse_tui.engine.routing import route  # routes the line; see the module docstring
 
-        routed = route(text, session_open=True)
-        if routed.kind == "compose":
+        routed = route(text, session_open=self.editable)
+        if routed.kind == "question":
+            self.answer(text)
+        elif routed.kind == "unclear" and not self.editable:  # "undo" with no song open
+            self.notify("There is no song open to change; type a prompt to compose one.")
+        elif routed.kind == "compose" or not self.editable:
             self.post_message(self.ComposeRequested(text))
         else:
             self.start_change(text, routed.request)
+
+    def answer(self, text: str) -> None:
+        """Answer in the notes log, from the open session (or theory, which needs none)."""
+        from muse_tui.compose.answers import answer
+
+        session = self.session
+        pipeline = session.pipeline if session and self.editable else None
+        said = answer(text, pipeline, session.folder if session else None)
+        log = self.studio.log_pane
+        log.say(f"? {text}", "bold")
+        for line in said.text.splitlines():
+            log.say(line)
+        self.studio.took_prompt(text)
 
     def start_change(self, text: str, request: ChangeRequest | None = None) -> None:
         if not self.editable:

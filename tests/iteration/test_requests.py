@@ -87,8 +87,22 @@ def test_praise_questions_and_history_words(text: str, kind: str, steps: int) ->
         ("Frank Ocean meets Burial, late-night vibes", True, "compose"),
         ("make me a new song: lofi", True, "compose"),
         ("make it trap", True, "modify"),
-        ("the bass sounds great", True, "question"),
+        ("the bass sounds great", True, "modify"),  # praise: modify says so and changes nothing
         ("what key is this?", True, "question"),
+        # Questions never change anything, with or without a song (issue 15).
+        ("what preset should I use for the bass?", True, "question"),
+        ("why did you pick Eb minor?", True, "question"),
+        ("why did you pick Eb minor?", False, "question"),
+        ("what is a ii-V in Eb", False, "question"),
+        ("notes in Cmaj9?", False, "question"),
+        ("how do I load this into MPC Beats?", True, "question"),
+        # …but a change asked politely is a change.
+        ("can you make the bass simpler?", True, "modify"),
+        ("could you add a pad?", True, "unclear"),  # a change, but not one the edits know yet
+        ("what if we make the drums busier?", True, "modify"),
+        # History words need a song.
+        ("undo", False, "unclear"),
+        ("hmm", True, "unclear"),
         ("lofi hip hop for summer evenings", True, "compose"),  # -er words that are not asks
         ("dark trap, super moody, 140", True, "compose"),
         ("jazz, a bit slower", True, "modify"),

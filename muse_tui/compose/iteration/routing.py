@@ -1,13 +1,15 @@
-"""Whether a line typed with a song open is a change to it, a new song, or a question.
+"""Where a typed line goes: a new song, a change to the open one, a question, or unclear.
 
-Asking for a new song, or a full prompt with a genre and no change words,
-composes afresh; anything that reads as a change request, an undo or "try
-something different" modifies; praise and questions change nothing.
+The shapes are data (`skills/iteration/questions.json`, `routing`). A question
+is recognised before anything else and never changes anything, with or without
+a song open ("why did you pick Eb minor?" names a key but asks about it; "can
+you make the bass simpler?" asks for a change and is one). Asking for a new
+song, or a full prompt with a genre and no change words, composes afresh;
+undo, redo and "try something different" change the open song.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
 from muse_tui.compose.intent.extract import read_prompt
@@ -15,35 +17,42 @@ from muse_tui.compose.requests import ChangeRequest
 from muse_tui.knowledge.artists import artist_table
 from muse_tui.knowledge.edit_words import edit_words
 from muse_tui.knowledge.lexicon import intent_lexicon
+from muse_tui.knowledge.questions import question_table
 
-Route = Literal["compose", "modify", "question"]
+Route = Literal["compose", "modify", "question", "unclear"]
 
-_NEW_SONG = re.compile(
-    r"\b(new|another|fresh|different) (song|beat|track|tune|idea|one from scratch)\b"
-    r"|\b(start over|from scratch|start again|make me a|give me a|write me a|compose)\b"
-)
-_CHANGE_VERBS = (
-    r"\b(make (it|the)|change|swap|switch|more|less|too|undo|redo|mute|unmute|add|remove|"
-    r"turn|transpose|slow|speed|simplify|try|freeze|unfreeze)\b"
-)
+_HISTORY = ("undo", "redo", "try_again")
 
 
-def _change_shape() -> re.Pattern[str]:
-    """Change verbs, or a comparative from the edit words (re caches the compiled pattern)."""
-    comparatives = "|".join(re.escape(word) for word in edit_words().comparatives)
-    return re.compile(rf"{_CHANGE_VERBS}|\b({comparatives})\b")
+def is_question(text: str) -> bool:
+    """The line asks something (and is not a change asked politely, "can you make it darker?")."""
+    said = " ".join(text.strip().lower().split())
+    shapes = question_table().routing
+    asks_for_change = shapes.asks_for_change_pattern
+    if asks_for_change is not None and asks_for_change.search(said):
+        return False
+    return bool(shapes.question_pattern.search(said))
+
+
+def _changes_something(said: str) -> bool:
+    """Change verbs, or a comparative from the edit words ("darker", "busier")."""
+    if question_table().routing.change_pattern.search(said):
+        return True
+    return any(f" {word} " in f" {said} " for word in edit_words().comparatives)
 
 
 def route_kind(text: str, request: ChangeRequest, session_open: bool) -> Route:
-    """ "compose", "modify" or "question" for the line and its reading as a request."""
+    """Where the line goes, given how it reads as a change request and whether a song is open."""
     said = " ".join(text.strip().lower().split())
-    if not session_open:
-        return "question" if request.kind == "question" else "compose"
-    if _NEW_SONG.search(said):
+    if request.kind in _HISTORY:
+        return "modify" if session_open else "unclear"
+    if is_question(said):
+        return "question"
+    if question_table().routing.new_song_pattern.search(said) or not session_open:
         return "compose"
-    if request.kind in ("undo", "redo", "try_again"):
-        return "modify"
     reading = read_prompt(text, intent_lexicon(), artist_table())
-    if (reading.genres or reading.artists) and not _change_shape().search(said):
+    if (reading.genres or reading.artists) and not _changes_something(said):
         return "compose"  # "dark trap at 140" with a song open: a new song, not a change
-    return "modify" if request.kind == "change" else "question"
+    if request.kind in ("change", "praise"):
+        return "modify"  # praise: modify says so and changes nothing
+    return "unclear"  # "could you add a pad?" asks for a change the edits do not know yet
