@@ -88,9 +88,18 @@ class ThreadGate:
         from .screens.confirm import ConfirmModal
 
         if sorted(question.options) == ["no", "yes"]:
-            yes = self._wait(ConfirmModal("Before changing the song", question.reason))
+            modal = ConfirmModal("Before changing the song", question.reason, self._type_ahead)
+            yes = self._wait(modal)
             return "yes" if yes else "no"
         return self._wait(AmbiguityModal(question))
+
+    def _type_ahead(self, character: str) -> None:
+        """A key typed before the question showed: back into the prompt it was meant for."""
+        from .widgets.prompt import PromptInput
+
+        for screen in self._app.screen_stack:  # the studio's prompt, under the modal
+            for prompt in screen.query(PromptInput):
+                prompt.insert(character)
 
     def _wait(self, modal: Screen[Any]) -> Any:
         answered: Future[Any] = Future()

@@ -83,6 +83,7 @@ class StudioScreen(Screen[None]):
     ]  # fmt: skip
 
     AUTO_FOCUS = "#prompt"
+    _prompt_empty = True
     PROMPT_TITLE = "Prompt — enter composes, ctrl+n new line"
     EDIT_PROMPT_TITLE = "Prompt — say what to change (“bass simpler”), or a new song"
 
@@ -167,8 +168,9 @@ class StudioScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # In the prompt these letters type; the footer should not promise otherwise.
+        # Space is the exception while the prompt is empty (see PromptInput).
         if action in LETTER_ACTIONS and isinstance(self.focused, PromptInput):
-            return False
+            return action == "toggle_play" and not self.focused.text and self.session is not None
         if action == "cancel_run":
             return self.running
         if action == "alternatives" and self.comparison is not None:
@@ -196,6 +198,8 @@ class StudioScreen(Screen[None]):
         pipeline = new.pipeline
         if new.editable and pipeline and prompt.text.strip() == pipeline.raw_prompt.strip():
             prompt.clear()  # ready for what to change; ↑ brings the prompt back
+        if not new.opened and self.app.screen is self:
+            prompt.focus()  # a song just composed: what the producer types next is for the prompt
         self.refresh_bindings()
         self.sub_title = new.folder.name if new.folder else ""
         self.listening.update_transport()
@@ -265,6 +269,13 @@ class StudioScreen(Screen[None]):
     @on(PromptInput.Submitted)
     def _prompt_submitted(self, message: PromptInput.Submitted) -> None:
         self.editor.take_prompt(message.text)
+
+    @on(PromptInput.Changed)
+    def _prompt_changed(self, message: PromptInput.Changed) -> None:
+        empty = not message.text_area.text
+        if empty != self._prompt_empty:  # space plays only while the prompt is empty
+            self._prompt_empty = empty
+            self.refresh_bindings()
 
     def took_prompt(self, text: str) -> None:
         """The prompt's line was taken as a change: clear it (↑ brings it back)."""

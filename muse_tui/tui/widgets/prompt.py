@@ -1,5 +1,8 @@
 """The prompt box: multi-line, `enter` submits, `ctrl+n` (or shift+enter) breaks the line.
 
+Space in an empty prompt is not typed: it goes on to the studio's play key, so
+the producer can listen and type the next change without leaving the prompt.
+
 Up on the first line and down on the last walk through earlier prompts.
 Many terminals send shift+enter as plain enter, hence `ctrl+n`.
 """
@@ -81,12 +84,20 @@ class PromptInput(TextArea):
         # The text area would type enter as a new line. Our own keys (submit, new line) go to
         # the bindings instead, in order after the keys typed before them: a priority
         # binding would run ahead of characters still queued, and send half a prompt.
+        if event.key == "space" and not self.text:
+            event.prevent_default()  # a space opens no prompt: the studio's play key has it
+            return
         try:
             bound = self._bindings.get_bindings_for_key(event.key)
         except NoBinding:
             return
         if any(b.id in OWN_KEYS for b in bound):
             event.prevent_default()  # skips TextArea's handler; the key still reaches bindings
+
+    def check_consume_key(self, key: str, character: str | None = None) -> bool:
+        if key == "space" and not self.text:
+            return False  # an empty prompt leaves space to the studio's play key
+        return super().check_consume_key(key, character)
 
     def expect_changes(self, on: bool) -> None:
         """A song is open (changes to it are expected) or not (a new song is)."""

@@ -1,0 +1,62 @@
+"""Typing after a song finishes goes to the prompt, and typing ahead never answers a question."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import events
+
+from muse_tui.tui.screens.confirm import TYPE_AHEAD_GRACE_S, ConfirmModal
+from muse_tui.tui.widgets.prompt import PromptInput
+from tests.ui.harness import Players, make_studio
+from tests.ui.test_compose import NO_GATES, type_prompt
+
+
+async def _composed(pilot) -> None:
+    await type_prompt(pilot, "dark trap")
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_after_a_song_finishes_the_words_typed_go_to_the_prompt(tmp_path: Path) -> None:
+    players = Players()
+    app = make_studio(tmp_path, players=players, settings=NO_GATES)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _composed(pilot)
+        prompt = app.studio.query_one(PromptInput)
+        assert app.focused is prompt and prompt.text == ""
+
+        await pilot.press("space")  # an empty prompt: space plays, nothing is typed
+        assert players.last.status == "playing" and prompt.text == ""
+        await pilot.press(*"make the bass simpler, less swing")
+        assert prompt.text == "make the bass simpler, less swing"
+        # m, s, a and space were typed, not taken as mute, solo, alternatives and stop.
+        assert not any(c[0] in ("mute", "solo") for c in players.last.calls)
+        assert players.last.status == "playing" and app.studio.comparison is None
+
+
+async def test_keys_typed_before_a_question_shows_go_to_the_prompt_not_the_answer(
+    tmp_path: Path,
+) -> None:
+    app = make_studio(tmp_path, settings=NO_GATES)
+    answers: list[bool] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        prompt = app.studio.query_one(PromptInput)
+        prompt.load_text("more swi")
+        prompt.move_cursor(prompt.document.end)
+        modal = ConfirmModal("Before changing the song", "Proceed?", prompt.insert)
+        await app.push_screen(modal, answers.append)
+        await pilot.pause()
+        for character in "ng":  # still typing "more swing" when the question opened
+            key = events.Key(character, character)
+            key.time = modal.opened_at  # pressed before the producer could read the question
+            app.post_message(key)
+        await pilot.pause()
+        assert app.screen is modal and answers == []
+        assert prompt.text == "more swing"
+
+        key = events.Key("n", "n")
+        key.time = modal.opened_at + TYPE_AHEAD_GRACE_S + 0.1  # read, then answered
+        app.post_message(key)
+        await pilot.pause()
+        assert answers == [False] and app.screen is app.studio
