@@ -148,6 +148,11 @@ class PlayerControls:
         return self._board.status.state
 
     @property
+    def pending(self) -> bool:
+        """A command sent has not been carried out yet (a player in another process lags)."""
+        return False
+
+    @property
     def last_error(self) -> str | None:
         """Why playback last stopped on its own, and what to do; None after a clean play."""
         return self._board.status.last_error

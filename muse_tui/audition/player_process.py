@@ -90,6 +90,7 @@ class PlayerProcess(PlayerControls):
         self._updates, child_updates = context.Pipe(duplex=False)
         self._send_lock = threading.Lock()
         self._synced: dict[int, threading.Event] = {}
+        self._unanswered = 0  # commands the child has not yet carried out
         self._tokens = itertools.count()
         self._closed = False
         self._process = context.Process(
@@ -143,7 +144,14 @@ class PlayerProcess(PlayerControls):
             self._process.join(1.0)
         self._listener.join(1.0)
 
+    @property
+    def pending(self) -> bool:
+        """A command is on its way: the status may still show what was true before it."""
+        return self._unanswered > 0
+
     def _send(self, command: cmd.Command) -> None:
+        with self._send_lock:
+            self._unanswered += 1
         self._post(("command", command))
 
     def _post(self, message: tuple[str, Any]) -> None:
@@ -160,6 +168,9 @@ class PlayerProcess(PlayerControls):
                 break
             if kind == "board":
                 self._board.publish(*payload)
+            elif kind == "done":
+                with self._send_lock:
+                    self._unanswered = max(0, self._unanswered - 1)
             elif kind == "synced":
                 event = self._synced.get(payload[0])
                 if event is not None:
@@ -217,6 +228,8 @@ def _serve(
                 break  # the studio went away (even killed): let every note go and end
             if kind == "command":
                 player._send(payload)
+                player.sync()  # carried out, and its status published, before it is answered
+                tell("done")
             elif kind == "sync":
                 player.sync()
                 tell("synced", payload)

@@ -45,6 +45,8 @@ class PlayerLike(Protocol):
     @property
     def status(self) -> str: ...
     @property
+    def pending(self) -> bool: ...
+    @property
     def last_error(self) -> str | None: ...
     @property
     def port_name(self) -> str | None: ...
@@ -99,6 +101,11 @@ class Audition:
     @property
     def playing(self) -> bool:
         return self.player is not None and self.player.status == "playing"
+
+    @property
+    def settling(self) -> bool:
+        """The player has not yet carried out what it was last told (it may be starting up)."""
+        return self.player is not None and self.player.pending
 
     @property
     def port_label(self) -> str:

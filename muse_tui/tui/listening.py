@@ -109,7 +109,10 @@ class Listening(Widget):
         )
         self.studio.query_one(PianoRoll).set_playhead(playhead.song_beat if showing else None)
         self.update_transport(playhead)
-        if message.status != "playing" and self._poll is not None:
+        # A player that has not yet carried out "play" still says "stopped" (the first
+        # play starts its process and opens the port): keep reading until it answers.
+        settled = not self.app.audition.settling
+        if message.status != "playing" and settled and self._poll is not None:
             self._poll.stop()
             self._poll = None
             error = self.app.audition.player.last_error if self.app.audition.player else None

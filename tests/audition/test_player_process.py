@@ -147,3 +147,17 @@ def test_a_signal_to_the_player_process_lets_every_note_go(
     closed = [line for line in capfd.readouterr().out.splitlines() if line.startswith("closed: ")]
     assert len(closed) == 1 and closed[0].endswith("sounding {}, orphans []"), closed
     assert int(closed[0].split()[1]) > 4, "it played before the signal"
+
+
+def test_a_command_is_pending_until_the_child_has_carried_it_out() -> None:
+    """The studio keeps reading the playhead while `pending`: "stopped" may be from before."""
+    with PlayerProcess(reporting_port) as player:
+        player.load(groove(bars=8))
+        player.set_tempo(240)
+        player.play()  # right after the process started: the child is still importing
+        assert player.pending
+        assert wait_until(lambda: not player.pending, timeout=30)
+        assert player.status == "playing"  # the answer comes after the status it caused
+        player.stop()
+        assert wait_until(lambda: not player.pending, timeout=15)
+        assert player.status == "stopped"

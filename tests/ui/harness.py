@@ -84,6 +84,10 @@ class FakePlayer:
         return self._status
 
     @property
+    def pending(self) -> bool:
+        return False  # a fake carries out every call at once
+
+    @property
     def last_error(self) -> str | None:
         return None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from pathlib import Path
@@ -10,6 +11,7 @@ from textual.message import Message
 from textual.notifications import Notify
 
 from muse_tui.audition import Player
+from muse_tui.audition.clock import Playhead
 from muse_tui.knowledge.midi_setup import midi_port_hint
 from muse_tui.tui.auditioning import Audition
 from muse_tui.tui.messages import SongLoaded
@@ -191,3 +193,50 @@ def test_a_reopened_player_gets_every_listening_choice_back() -> None:
     section = song.arrangement.sections[1]
     assert ("loop", section.start_bar, section.end_bar) in calls
     assert calls[-1] == ("play", section.start_bar)
+
+
+class StartingUp(FakePlayer):
+    """A player process that is still starting: "play" is carried out only when `start()` says."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started = False
+
+    def start(self) -> None:
+        self.started = True
+
+    @property
+    def pending(self) -> bool:
+        return not self.started and any(c[0] == "play" for c in self.calls)
+
+    @property
+    def status(self) -> str:
+        return self._status if self.started else "stopped"
+
+    @property
+    def playhead(self) -> Playhead:
+        head = super().playhead
+        return head if self.started else dataclasses.replace(head, playing=False)
+
+
+async def test_the_transport_shows_playing_once_a_slow_first_play_starts(tmp_path: Path) -> None:
+    """The first play starts the player's process: it says "stopped" until it has started."""
+    players: list[StartingUp] = []
+    def start_player(port: str | None) -> StartingUp:
+        players.append(StartingUp())
+        return players[-1]
+
+    app = make_studio(tmp_path, players=start_player)  # type: ignore[arg-type]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await load_song(pilot)
+        await pilot.press("space")
+        for _ in range(10):  # several playhead reads while the process starts
+            await pilot.pause(0.05)
+        transport = app.studio.query_one(TransportBar)
+        assert not transport.state.playing
+        players[-1].start()
+        for _ in range(200):  # the next playhead read shows it; a loaded machine reads late
+            await pilot.pause(0.05)
+            if transport.state.playing:
+                break
+        assert transport.state.playing
