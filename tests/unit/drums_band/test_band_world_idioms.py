@@ -160,8 +160,8 @@ def amapiano(bar: Bar) -> bool:
 
 
 def city_pop(bar: Bar) -> bool:
-    """Tight 16th hats (the e's left out), a clean snare on 2 and 4."""
-    return len(steps(bar, TIME)) >= 12 and {4, 12} <= steps(bar, "snare")
+    """Tight hats, 8ths doubled to 16ths around the backbeat; a clean snare on 2 and 4."""
+    return len(steps(bar, TIME)) >= 10 and {4, 12} <= steps(bar, "snare")
 
 
 def cinematic(bar: Bar) -> bool:
