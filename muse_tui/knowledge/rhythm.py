@@ -126,6 +126,7 @@ class FamilyRhythm(Contract):
     swing: float = Field(ge=50, le=75, description="used when the genre DNA gives none")
     swing_unit: SwingUnit = "16th"
     aliases: list[str] = Field(default_factory=list, description="genre words that pick it")
+    source: str = Field(default="", description="the records and players its grooves come from")
     bass_style: BassStyle = Field(default="root_fifth", description="the bass it pairs with")
     chord_rhythm: ChordRhythm = Field(default="sustained", description="the comping it pairs with")
     sub_bass_style: BassStyle = Field(

@@ -103,6 +103,7 @@ VOICE_PITCHES: dict[str, int] = {
     "pedal_hat": PEDAL_HAT,
     "open_hat": OPEN_HAT,
     "crash": CRASH,
+    "china": CHINA,
     "ride": RIDE,
     "ride_bell": RIDE_BELL,
     "tom_high": TOM_HIGH,
