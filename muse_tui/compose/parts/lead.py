@@ -26,6 +26,8 @@ from .harmony import nearest_pitch
 
 #: Gap left between one note and the next, in beats: the lead plays one note at a time.
 _BREATH = 0.05
+#: Silence after a note, in beats, that makes it a phrase end: it must be a chord tone.
+_PAUSE = 0.75
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,7 @@ class _Line:
             index = round(start / self.bar) % self.idea.motif.bars
             self._motif_bar(index, start)
         elif move == "repeat":
-            self._copy(self._bar_before(start), start - self.bar)
+            self._copy(self._bar_before(start), self.bar)
         elif move == "echo":
             self._motif_bar(0, start)
         elif move == "sequence":
@@ -169,7 +171,7 @@ class _Line:
             if steps:
                 pitch = harmony.step(pitch, steps)
                 if not self.low <= pitch <= self.high:
-                    pitch = harmony.step(source.pitch, -steps)
+                    pitch = _into(harmony.step(source.pitch, -steps), self.low, self.high)
             pitch = self._on_chord(pitch, when, source.duration)
             self.notes.append(Draft(pitch, source.velocity, when, source.duration, "lead"))
 
@@ -194,7 +196,7 @@ class _Line:
             pitch = self.ctx.harmony.step(goal, direction * (count - 1 - number))
             when = start + onset
             if number < count - 1:
-                pitch = self._on_chord(min(max(pitch, self.low), self.high), when, length)
+                pitch = self._on_chord(_into(pitch, self.low, self.high), when, length)
             self.notes.append(Draft(pitch, self._velocity(when, pitch), when, length, "lead"))
 
     # ── pitches ──────────────────────────────────────────────────────────────────────────
@@ -230,6 +232,10 @@ class _Line:
                 near = nearest_pitch(pitch, home, self.low, self.high)
                 if abs(near - pitch) <= 2:
                     return near
+        return self._chord_tone(pitch, when)
+
+    def _chord_tone(self, pitch: int, when: float) -> int:
+        chord = self.ctx.harmony.at(when)
         if pitch % 12 in chord.tones:
             return pitch
         return nearest_pitch(pitch, chord.tones, self.low, self.high)
@@ -307,10 +313,12 @@ class _Line:
                 continue  # one note at a time: the first laid wins
             kept.append(note)
         articulation = self.idea.style.articulation
-        for note, after in zip(kept, [*kept[1:], None], strict=True):
+        for note, after in zip(kept, [*kept[1:], None], strict=False):
             room = (after.start if after else self.ctx.length) - note.start
             share = max(articulation, 0.95) if note.duration >= 1 else articulation
             note.duration = max(0.1, min(note.duration * share, room - _BREATH))
+            if room - note.duration >= _PAUSE:  # a note before a breath is a place of rest
+                note.pitch = self._chord_tone(note.pitch, note.start)
             # A note on the bar line lands on it: rushed, it would fall in the bar before.
             note.locked = abs(note.start % self.bar) < 1e-6
         return kept
