@@ -202,14 +202,16 @@ class _Line:
     # ── pitches ──────────────────────────────────────────────────────────────────────────
 
     def _anchor(self, start: float) -> int:
-        """The motif's first pitch for a statement at `start`: a chord tone placed so the whole
-        motif fits the window, at the section part's height."""
+        """The motif's first pitch for a statement at `start`: a chord tone (one of the home
+        triad's if the chord has one) placed so the whole motif fits the window, at the section
+        part's height."""
         motif = self.idea.motif
         reach = (motif.highest - motif.lowest) * 1.75  # a scale step is 1.75 semitones on average
         room = max(0.0, self.high - self.low - reach)
         target = self.low + room * HEIGHT[self.idea.part] - motif.lowest * 1.75
         chord = self.ctx.harmony.at(start)
-        return nearest_pitch(target, chord.tones, self.low, self.high)
+        stable = chord.tones & self._home or chord.tones  # start from home where the chord allows
+        return nearest_pitch(target, stable, self.low, self.high)
 
     def _note(self, anchor: int, steps: int, when: float, length: float) -> Draft:
         """A motif note: its scale step from the anchor, a chord tone if it is strong."""
