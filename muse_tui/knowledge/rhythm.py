@@ -1,4 +1,4 @@
-"""Rhythm knowledge from `skills/rhythm/`: drum families, grooves, comping, bass and motif rhythms.
+"""Rhythm knowledge from `skills/rhythm/`: drum families, grooves, comping and bass rhythms.
 
 Rhythms are written as 16th-step grids, one character per step, a bar per 16
 characters. Drums: `X` accent, `x` hit, `o` ghost, `.` rest. Pitched parts add
@@ -26,7 +26,6 @@ FAMILIES_DIR = "rhythm/drum-families"
 GROOVES_FILE = "rhythm/grooves.json"
 COMPING_FILE = "rhythm/comping.json"
 BASS_FILE = "rhythm/bass-patterns.json"
-MOTIFS_FILE = "rhythm/motifs.json"
 
 #: A drum voice: one of `kitVoices` in tracks.json (checked when the files load).
 DrumVoice = str
@@ -252,17 +251,6 @@ class BassRhythm(GridLevels):
     letters: ClassVar[str] = "R583csa-."
 
 
-class MotifRhythms(GridLevels):
-    """Lead motif rhythms, one bar each: `x` note, `-` hold, `.` rest; `cadence` ends phrases."""
-
-    cadence: list[str] = Field(min_length=1)
-
-    @field_validator("cadence")
-    @classmethod
-    def _cadence_grids(cls, value: list[str]) -> list[str]:
-        return [check_grid(g, cls.letters) for g in value]
-
-
 class RhythmTable(Contract):
     """All of `skills/rhythm/`, checked together (a family's groove must exist)."""
 
@@ -270,7 +258,6 @@ class RhythmTable(Contract):
     grooves: dict[str, Groove]
     comping: dict[ChordRhythm, CompingRhythm]
     bass: dict[BassStyle, BassRhythm]
-    motifs: MotifRhythms
     tracks: TrackTable
 
 
@@ -307,7 +294,6 @@ def rhythm_table(root: Path) -> RhythmTable:
         grooves=grooves,
         comping=comping,
         bass=bass,
-        motifs=load_table(MOTIFS_FILE, MotifRhythms, root=root),
         tracks=tracks,
     )
 

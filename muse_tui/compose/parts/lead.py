@@ -1,175 +1,353 @@
-"""Lead lines built from a 1–2 bar motif, repeated with variation and resolved at phrase ends.
+"""Lead lines built from a motif: stated, repeated, developed and answered in 4-bar phrases.
 
-A motif is a rhythm (from `skills/rhythm/motifs.json`) and a contour in scale
-steps. Each repeat is re-anchored on the chord sounding (so it follows the
-harmony) and may be transposed, displaced by an 8th, inverted or given a new
-tail. Notes on the beat (and long notes) land on chord tones; the notes
-between are scale passing tones, or chromatic approaches as the harmonic dial
-rises. Phrases are four bars (shorter sections: the whole section) and end on
-a long chord tone, the tonic when the chord holds it.
+The genre picks a style (`skills/melody/styles.json`): rhythm cells, phrase
+forms and contours. Everything the motif and the form are made of is drawn
+from the RNG first, before anything about this particular section is read, so
+every section of a kind (the engine seeds a part by its section kind) states
+the same idea: every chorus brings back the same hook. Then the phrases are
+laid on the chords: notes on the beat are chord tones, the ones between are
+scale steps (chromatic or blue notes as the harmonic dial rises), repeats are
+literal, and each phrase ends on a chord tone (the tonic or third at the end
+of the section, another chord tone halfway, so the two halves answer).
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from muse_tui.knowledge.melody import BarMove, LeadStyle, melody_table
 
 from ..humanize import Draft
+from ..melody.motif import Motif, cell_rhythm, make_motif
+from ..melody.plan import HEIGHT, SectionPart, form_names, phrase_bars, section_part
 from .context import PartContext, PartDraft
-from .grid import read_hits
 from .harmony import nearest_pitch
 
-_VARIATIONS = ("repeat", "transpose", "displace", "tail", "invert")
+#: Gap left between one note and the next, in beats: the lead plays one note at a time.
+_BREATH = 0.05
+#: Silence after a note, in beats, that makes it a phrase end: it must be a chord tone.
+_PAUSE = 0.75
 
 
 @dataclass(frozen=True)
-class _Motif:
-    rhythm: list[tuple[float, float]]  # (start, length) in beats from the motif's start
-    contour: list[int]  # scale steps from the anchor, one per note
-    bars: int
+class _Idea:
+    """Everything a section kind's lead is made of, drawn before the section is looked at."""
+
+    style: LeadStyle
+    part: SectionPart
+    form: list[BarMove]
+    motif: Motif
+    answers: tuple[list[tuple[float, float]], list[tuple[float, float]]]  # (halfway, final)
+    sequence: int
 
 
 def write_lead(ctx: PartContext, rng: random.Random) -> PartDraft:
-    """The lead of one section: phrases of a motif and its variations."""
+    """The lead of one section: phrases of the section kind's motif, resolved on chord tones."""
+    idea = _idea(ctx, rng)
+    line = _Line(ctx, idea, rng)
+    phrases = phrase_bars(idea.form, ctx.bars)
+    for index, moves in enumerate(phrases):
+        final = index == len(phrases) - 1
+        for offset, move in enumerate(moves):
+            line.play(move, (index * 4 + offset) * ctx.beats_per_bar, final=final)
+    if idea.style.pickups:
+        line.add_pickups([i * 4 * ctx.beats_per_bar for i in range(1, len(phrases))])
+    return PartDraft(notes=line.finished(), feel=ctx.feel.scaled(timing=1.2))
+
+
+def lead_style(ctx: PartContext) -> LeadStyle:
+    """The genre's lead style: its genre id (and blend), a genre word, else its drum family."""
+    dna = ctx.intent.genre_dna
+    genres = [dna.genre, *dna.blend] if dna is not None else []
+    words = [*ctx.intent.genre, *ctx.intent.sub_genre]
+    return melody_table().style_for(genres, words, ctx.style.family)
+
+
+def lead_window(ctx: PartContext, style: LeadStyle) -> tuple[int, int]:
+    """The pitches the line may use: the instrument's singing register within the track's, cut to
+    the style's span and set in the upper middle (above the comping's top voice)."""
     low, high = ctx.pitch_range
-    phrase_bars = min(4, ctx.bars)
-    motif = _motif(ctx, rng, 2 if phrase_bars >= 4 and rng.random() < 0.4 else 1)
-    anchor = nearest_pitch(
-        low + (high - low) * (0.3 + 0.35 * ctx.energy), ctx.harmony.at(0).tones, low, high
+    sing_low, sing_high = melody_table().register_for(ctx.track.program)
+    if min(high, sing_high) - max(low, sing_low) >= 12:
+        low, high = max(low, sing_low), min(high, sing_high)
+    span = min(style.span, high - low)
+    bottom = round(low + (high - low) * 0.6 - span / 2)
+    bottom = min(max(bottom, low), high - span)
+    return bottom, bottom + span
+
+
+def _idea(ctx: PartContext, rng: random.Random) -> _Idea:
+    """The section kind's motif and form; reads nothing of the section but its kind."""
+    table = melody_table()
+    style = lead_style(ctx)
+    part = section_part(ctx.section.kind)
+    form = table.forms[rng.choice(form_names(part, style))]
+    contour = table.contours[rng.choice(style.contours)]
+    motif = make_motif(style, contour, form.motif_bars, ctx.beats_per_bar, rng)
+    halfway, final = (cell_rhythm([rng.choice(style.answers)], ctx.beats_per_bar) for _ in "hf")
+    return _Idea(
+        style, part, list(form.bars), motif, (halfway, final), rng.choice(style.sequence_steps)
     )
-    notes: list[Draft] = []
-    unit = 0
-    for phrase_start in range(0, ctx.bars, phrase_bars):
-        bars = min(phrase_bars, ctx.bars - phrase_start)
-        for offset in range(0, bars, motif.bars):
-            start = (phrase_start + offset) * ctx.beats_per_bar
-            span = min(motif.bars, bars - offset) * ctx.beats_per_bar
-            chord = ctx.harmony.at(start)
-            anchor = nearest_pitch(anchor, chord.tones, low + 2, high - 5)
-            last = offset + motif.bars >= bars
-            if last:
-                notes += _cadence(ctx, motif, anchor, start, span, rng)
-            elif ctx.density == "sparse" and offset % 2 == 1 and rng.random() < 0.5:
-                pass  # leave space: a quiet section answers its motif with a rest
-            else:
-                variation = "repeat" if unit == 0 else rng.choice(_VARIATIONS)
-                varied, anchor = _vary(ctx, motif, variation, anchor, chord.tones, rng)
-                notes += _realise(ctx, varied, anchor, start, span, rng)
-            unit += 1
-    return PartDraft(notes=notes, feel=ctx.feel.scaled(timing=1.2))
 
 
-def _motif(ctx: PartContext, rng: random.Random, bars: int) -> _Motif:
-    grids = [rng.choice(getattr(ctx.table.motifs, ctx.density)) for _ in range(bars)]
-    hits = read_hits(grids, ctx.bar_steps, "x")
-    rhythm = [(h.start, h.length) for h in hits]
-    contour = [0]
-    for _ in rhythm[1:]:
-        move = rng.choices((-2, -1, 1, 2, 3, -3), weights=(2, 4, 4, 2, 1, 1))[0]
-        if abs(contour[-1] + move) > 5:
-            move = -move  # turn back towards the anchor
-        contour.append(contour[-1] + move)
-    return _Motif(rhythm, contour, bars)
+@dataclass
+class _Line:
+    """The lead of one section as it is laid down, bar by bar."""
 
+    ctx: PartContext
+    idea: _Idea
+    rng: random.Random
+    notes: list[Draft] = field(default_factory=list)
+    statements: dict[int, tuple[float, list[Draft]]] = field(default_factory=dict)  # motif bar →
+    # (where it was first stated, its notes there)
 
-def _vary(
-    ctx: PartContext,
-    motif: _Motif,
-    variation: str,
-    anchor: int,
-    chord_tones: frozenset[int],
-    rng: random.Random,
-) -> tuple[_Motif, int]:
-    """A repeat of the motif, changed one way, and the anchor it now sits on."""
-    low, high = ctx.pitch_range
-    if variation == "transpose":
-        moved = anchor + rng.choice((-4, -3, 3, 4))
-        return motif, nearest_pitch(moved, chord_tones, low + 2, high - 5)
-    if variation == "displace":
-        span = motif.bars * ctx.beats_per_bar
-        rhythm = [(s + 0.5, min(n, span - s - 0.5)) for s, n in motif.rhythm if s + 0.5 < span]
-        return _Motif(rhythm, motif.contour[: len(rhythm)], motif.bars), anchor
-    if variation == "invert":
-        return _Motif(motif.rhythm, [-c for c in motif.contour], motif.bars), anchor
-    if variation == "tail" and len(motif.contour) > 2:
-        keep = len(motif.contour) * 2 // 3
-        tail = list(motif.contour[:keep])
-        while len(tail) < len(motif.contour):
-            tail.append(tail[-1] + rng.choice((-2, -1, 1, 2)))
-        return _Motif(motif.rhythm, tail, motif.bars), anchor
-    return motif, anchor
+    def __post_init__(self) -> None:
+        self.low, self.high = lead_window(self.ctx, self.idea.style)
+        self.bar = self.ctx.beats_per_bar
+        self.last_of_kind = self._last_of_kind()
+        key = self.ctx.harmony.key
+        self._home = frozenset(key.degree_pc(d) for d in (1, 3, 5))
 
+    # ── bar moves ────────────────────────────────────────────────────────────────────────
 
-def _cadence(
-    ctx: PartContext, motif: _Motif, anchor: int, start: float, span: float, rng: random.Random
-) -> list[Draft]:
-    """The phrase's last bar(s): the motif's opening, then a long resolved note."""
-    cadence = read_hits([rng.choice(ctx.table.motifs.cadence)], ctx.bar_steps, "x")
-    bar = ctx.beats_per_bar
-    lead_in = span - bar
-    opening = [(s, n) for s, n in motif.rhythm if s + n <= lead_in + 1e-6]
-    ending = [(lead_in + h.start, h.length) for h in cadence]
-    rhythm = opening + ending
-    contour = motif.contour[: len(opening)] + [motif.contour[-1]] * len(ending)
-    notes = _realise(ctx, _Motif(rhythm, contour, motif.bars), anchor, start, span, rng)
-    if notes:
-        final = notes[-1]
-        chord = ctx.harmony.at(final.start)
-        tonic = ctx.harmony.key.tonic_pc
-        goal = {tonic} if tonic in chord.tones else {chord.root_pc}
-        low, high = ctx.pitch_range
-        final.pitch = nearest_pitch(notes[-2].pitch if len(notes) > 1 else anchor, goal, low, high)
-    return notes
+    def play(self, move: BarMove, start: float, *, final: bool) -> None:
+        """Lay one bar of a phrase at `start` (beats from the section's start)."""
+        if move == "motif":
+            index = round(start / self.bar) % self.idea.motif.bars
+            self._motif_bar(index, start)
+        elif move == "repeat":
+            self._copy(self._bar_before(start), self.bar)
+        elif move == "echo":
+            self._motif_bar(0, start)
+        elif move == "sequence":
+            self._copy(self._first_statement(start), 0.0, steps=self.idea.sequence)
+        elif move == "displace":
+            self._copy(self._first_statement(start), 0.5, limit=start + self.bar)
+        elif move == "fragment":
+            half = [n for n in self._first_statement(start) if n.start % self.bar < self.bar / 2]
+            self._copy(half, 0.0)
+        elif move == "response":
+            self._answer(start, self.idea.answers[0], goal=self._response_goal(start))
+        elif move == "cadence":
+            self._answer(start, self.idea.answers[1 if final else 0], goal=None, final=final)
 
+    def _motif_bar(self, index: int, start: float) -> None:
+        """The motif's bar `index` at `start`: as first stated, on the chord now sounding."""
+        self._copy(self._statement(index, start), 0.0)
 
-def _realise(
-    ctx: PartContext, motif: _Motif, anchor: int, start: float, span: float, rng: random.Random
-) -> list[Draft]:
-    """Pitches for a motif placed at `start`: chord tones on the beat, passing tones between."""
-    low, high = ctx.pitch_range
-    harmony = ctx.harmony
-    targets = [harmony.step(anchor, steps) for steps in motif.contour]
-    notes: list[Draft] = []
-    for index, ((onset, length), target) in enumerate(zip(motif.rhythm, targets, strict=True)):
-        if onset >= span - 1e-6:
-            break
-        when = start + onset
-        chord = harmony.at(when)
-        strong = abs(onset - round(onset)) < 1e-6 or length >= 1.0
-        if strong:
-            pitch = nearest_pitch(target, chord.tones, low, high)
+    def _first_statement(self, start: float) -> list[Draft]:
+        return self._statement(0, start)
+
+    def _statement(self, index: int, start: float) -> list[Draft]:
+        """Bar `index` of the motif as first stated (realised here the first time), moved to
+        `start`: every later statement repeats the first one's pitches."""
+        if index not in self.statements:
+            anchor = self._anchor(start - index * self.bar)
+            self.statements[index] = (
+                start,
+                [
+                    self._note(anchor, n.steps, start + n.start, n.length)
+                    for n in self.idea.motif.bar(index)
+                ],
+            )
+        origin, notes = self.statements[index]
+        return [_moved(n, start - origin) for n in notes]
+
+    def _bar_before(self, start: float) -> list[Draft]:
+        return [n for n in self.notes if start - self.bar <= n.start < start]
+
+    def _copy(
+        self, notes: list[Draft], shift: float, *, steps: int = 0, limit: float | None = None
+    ) -> None:
+        """`notes` again `shift` beats later (moved `steps` along the scale), strong notes kept on
+        the chord now sounding."""
+        harmony = self.ctx.harmony
+        for source in notes:
+            when = source.start + shift
+            if limit is not None and when >= limit - 1e-6:
+                continue
+            pitch = source.pitch
+            if steps:
+                pitch = harmony.step(pitch, steps)
+                if not self.low <= pitch <= self.high:
+                    pitch = _into(harmony.step(source.pitch, -steps), self.low, self.high)
+            pitch = self._on_chord(pitch, when, source.duration)
+            self.notes.append(Draft(pitch, source.velocity, when, source.duration, "lead"))
+
+    def _answer(
+        self,
+        start: float,
+        rhythm: list[tuple[float, float]],
+        goal: int | None,
+        *,
+        final: bool = False,
+    ) -> None:
+        """An answering bar: steps from the last note down (or up) onto a chord tone."""
+        if not rhythm:
+            return
+        last_start = start + rhythm[-1][0]
+        before = self.notes[-1].pitch if self.notes else self._anchor(start)
+        if goal is None:
+            goal = self._cadence_goal(last_start, before, final=final)
+        direction = 1 if before > goal else -1
+        count = len(rhythm)
+        for number, (onset, length) in enumerate(rhythm):
+            pitch = self.ctx.harmony.step(goal, direction * (count - 1 - number))
+            when = start + onset
+            if number < count - 1:
+                pitch = self._on_chord(_into(pitch, self.low, self.high), when, length)
+            self.notes.append(Draft(pitch, self._velocity(when, pitch), when, length, "lead"))
+
+    # ── pitches ──────────────────────────────────────────────────────────────────────────
+
+    def _anchor(self, start: float) -> int:
+        """The motif's first pitch for a statement at `start`: a chord tone (one of the home
+        triad's if the chord has one) placed so the whole motif fits the window, at the section
+        part's height."""
+        motif = self.idea.motif
+        reach = (motif.highest - motif.lowest) * 1.75  # a scale step is 1.75 semitones on average
+        room = max(0.0, self.high - self.low - reach)
+        target = self.low + room * HEIGHT[self.idea.part] - motif.lowest * 1.75
+        chord = self.ctx.harmony.at(start)
+        stable = chord.tones & self._home or chord.tones  # start from home where the chord allows
+        return nearest_pitch(target, stable, self.low, self.high)
+
+    def _note(self, anchor: int, steps: int, when: float, length: float) -> Draft:
+        """A motif note: its scale step from the anchor, a chord tone if it is strong."""
+        harmony = self.ctx.harmony
+        pitch = _into(harmony.step(anchor, steps), self.low, self.high)
+        if _strong(when, length):
+            pitch = self._on_chord(pitch, when, length)
         else:
-            pitch = _in_range(harmony.snap(target), low, high)
-            following = index + 1 < len(targets) and motif.rhythm[index + 1][0] < span
-            colour = rng.random()
-            if following and ctx.style.harmonic >= 0.4 and colour < ctx.style.harmonic * 0.3:
-                next_chord = harmony.at(start + motif.rhythm[index + 1][0])
-                goal = nearest_pitch(targets[index + 1], next_chord.tones, low + 1, high - 1)
-                pitch = goal - 1 if pitch < goal else goal + 1  # chromatic approach
-            elif ctx.style.harmonic >= 0.5 and colour > 1 - (ctx.style.harmonic - 0.4) * 0.5:
-                pitch = _blue_note(ctx, pitch)
-        accent = 1.08 if abs(when % ctx.beats_per_bar) < 1e-6 else 1.0
-        velocity = rng.uniform(88, 100) * ctx.loud * accent
-        length = min(length, span - onset)
-        notes.append(Draft(pitch, velocity, when, max(length * 0.95, 0.1), "lead"))
-    return notes
+            pitch = self._colour(pitch, when)
+        return Draft(pitch, self._velocity(when, pitch), when, length, "lead")
+
+    def _on_chord(self, pitch: int, when: float, length: float) -> int:
+        """`pitch`, or the nearest tone of the chord at `when` if the note is strong and not one."""
+        chord = self.ctx.harmony.at(when)
+        if not _strong(when, length):
+            return pitch
+        if length >= 1.0:  # a held note rests on the home chord's tones where the chord has them
+            home = chord.tones & self._home
+            if home and pitch % 12 not in home:
+                near = nearest_pitch(pitch, home, self.low, self.high)
+                if abs(near - pitch) <= 2:
+                    return near
+        return self._chord_tone(pitch, when)
+
+    def _chord_tone(self, pitch: int, when: float) -> int:
+        chord = self.ctx.harmony.at(when)
+        if pitch % 12 in chord.tones:
+            return pitch
+        return nearest_pitch(pitch, chord.tones, self.low, self.high)
+
+    def _colour(self, pitch: int, when: float) -> int:
+        """A weak note as the harmonic dial colours it: a chromatic neighbour or a blue note."""
+        dial = self.ctx.style.harmonic
+        colour = self.rng.random()
+        if dial >= 0.4 and colour < dial * 0.25:
+            chord = self.ctx.harmony.at(when + 0.5)
+            goal = nearest_pitch(pitch, chord.tones, self.low + 1, self.high - 1)
+            return goal - 1 if pitch <= goal else goal + 1  # leans into the next chord tone
+        if self.idea.style.blue_notes and dial >= 0.3 and colour > 1 - dial * 0.3:
+            return self._blue_note(pitch)
+        return pitch
+
+    def _blue_note(self, pitch: int) -> int:
+        """The nearest blue note (the flat fifth, or the flat third in major) if it is close by."""
+        harmony = self.ctx.harmony
+        tonic = harmony.key.tonic_pc
+        major = (tonic + 4) % 12 in harmony.scale
+        blues = {(tonic + 6) % 12} | ({(tonic + 3) % 12} if major else set())
+        blue = nearest_pitch(pitch, blues, self.low, self.high)
+        return blue if abs(blue - pitch) <= 2 else pitch
+
+    def _cadence_goal(self, when: float, before: int, *, final: bool) -> int:
+        """Where a phrase lands: at the section's end the tonic (or the chord's third, or root);
+        halfway another chord tone, so the phrase is answered. The last chorus ends up high."""
+        chord = self.ctx.harmony.at(when)
+        tonic = self.ctx.harmony.key.tonic_pc
+        third = next((pc for pc in chord.tones if (pc - chord.root_pc) % 12 in (3, 4)), None)
+        if final:
+            goal = (
+                {tonic} if tonic in chord.tones else {third if third is not None else chord.root_pc}
+            )
+        else:
+            goal = set(chord.tones - {tonic}) or set(chord.tones)
+        target = before + (7 if final and self.last_of_kind and self.idea.part == "hook" else 0)
+        return nearest_pitch(min(target, self.high), goal, self.low, self.high)
+
+    def _response_goal(self, start: float) -> int:
+        """The answer to a call sits lower: a chord tone about a fourth under the call."""
+        call = [n.pitch for n in self._bar_before(start)] or [self._anchor(start)]
+        chord = self.ctx.harmony.at(start + self.bar - 1)
+        return nearest_pitch(min(call) - 4, chord.tones, self.low, self.high)
+
+    def _velocity(self, when: float, pitch: int) -> float:
+        accent = 1.08 if abs(when % self.bar) < 1e-6 else 1.0
+        lift = 1 + 0.06 * (pitch - self.low) / max(1, self.high - self.low)  # peaks sing out
+        return self.rng.uniform(88, 100) * self.ctx.loud * accent * lift
+
+    # ── finishing ────────────────────────────────────────────────────────────────────────
+
+    def add_pickups(self, phrase_starts: list[float]) -> None:
+        """Two 8ths stepping up into each later phrase, where the beat before it is free."""
+        for start in phrase_starts:
+            target = next((n for n in self.notes if abs(n.start - start) < 1e-6), None)
+            if target is None or any(start - 1 < n.start < start for n in self.notes):
+                continue
+            for lead_in, steps in ((1.0, -2), (0.5, -1)):
+                pitch = _into(self.ctx.harmony.step(target.pitch, steps), self.low, self.high)
+                when = start - lead_in
+                self.notes.append(
+                    Draft(pitch, self._velocity(when, pitch) * 0.9, when, 0.5, "lead")
+                )
+
+    def finished(self) -> list[Draft]:
+        """The notes in order, one at a time, each sounding its style's share of its room."""
+        notes = sorted(
+            (n for n in self.notes if 0 <= n.start < self.ctx.length - 1e-6), key=lambda n: n.start
+        )
+        kept: list[Draft] = []
+        for note in notes:
+            if kept and note.start - kept[-1].start < 1e-6:
+                continue  # one note at a time: the first laid wins
+            kept.append(note)
+        articulation = self.idea.style.articulation
+        for note, after in zip(kept, [*kept[1:], None], strict=False):
+            room = (after.start if after else self.ctx.length) - note.start
+            share = max(articulation, 0.95) if note.duration >= 1 else articulation
+            note.duration = max(0.1, min(note.duration * share, room - _BREATH))
+            if room - note.duration >= _PAUSE:  # a note before a breath is a place of rest
+                note.pitch = self._chord_tone(note.pitch, note.start)
+            # A note on the bar line lands on it: rushed, it would fall in the bar before.
+            note.locked = abs(note.start % self.bar) < 1e-6
+        return kept
+
+    def _last_of_kind(self) -> bool:
+        """Whether no later section of this kind follows (the last chorus may end differently)."""
+        song = self.ctx.song
+        if song.arrangement is None:
+            return True
+        section = self.ctx.section
+        return not any(
+            s.kind == section.kind and s.start_bar > section.start_bar
+            for s in song.arrangement.sections
+        )
 
 
-def _blue_note(ctx: PartContext, pitch: int) -> int:
-    """The nearest blue note (the key's flat fifth, or flat third in major) if it is close by."""
-    tonic = ctx.harmony.key.tonic_pc
-    blues = {(tonic + 6) % 12} | ({(tonic + 3) % 12} if 4 in _intervals(ctx) else set())
-    low, high = ctx.pitch_range
-    blue = nearest_pitch(pitch, blues, low, high)
-    return blue if abs(blue - pitch) <= 2 else pitch
+def _strong(when: float, length: float) -> bool:
+    """On a beat, or long enough to be heard against the chord."""
+    return abs(when - round(when)) < 1e-6 or length >= 1.0
 
 
-def _intervals(ctx: PartContext) -> set[int]:
-    tonic = ctx.harmony.key.tonic_pc
-    return {(pc - tonic) % 12 for pc in ctx.harmony.scale}
+def _moved(note: Draft, shift: float) -> Draft:
+    return Draft(note.pitch, note.velocity, note.start + shift, note.duration, note.voice)
 
 
-def _in_range(pitch: int, low: int, high: int) -> int:
+def _into(pitch: int, low: int, high: int) -> int:
+    """`pitch` folded by octaves into low..high."""
     while pitch < low:
         pitch += 12
     while pitch > high:

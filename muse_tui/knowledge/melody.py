@@ -1,0 +1,210 @@
+"""Melody knowledge from `skills/melody/`: lead styles per genre, phrase forms, contours, registers.
+
+A lead is built from a motif (a one-bar rhythm cell and a contour) arranged
+into 4-bar phrases by a form; the genre picks the style that supplies the
+cells, forms and contours, and the instrument's register bounds the line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from muse_tui.contracts.base import Contract
+from muse_tui.knowledge.loader import SkillFileError, load_table, unique
+from muse_tui.knowledge.rhythm import check_grid
+from muse_tui.knowledge.table import skill_table
+
+STYLES_FILE = "melody/styles.json"
+PHRASES_FILE = "melody/phrases.json"
+INSTRUMENTS_FILE = "melody/instruments.json"
+
+#: What one bar of a phrase does (see `skills/melody/phrases.json`).
+BarMove = Literal[
+    "motif", "repeat", "sequence", "displace", "fragment", "echo", "response", "cadence", "rest"
+]
+#: Bars of a phrase: every form is four bars long.
+PHRASE_BARS = 4
+_CELL_LETTERS = "x-."
+
+
+class PhraseForm(Contract):
+    """What each of the four bars of a phrase does with a one- or two-bar motif."""
+
+    about: str
+    motif_bars: Literal[1, 2]
+    bars: list[BarMove] = Field(min_length=PHRASE_BARS, max_length=PHRASE_BARS)
+
+    @model_validator(mode="after")
+    def _starts_with_the_motif(self) -> PhraseForm:
+        if self.bars[0] != "motif" or "cadence" not in self.bars:
+            raise ValueError("a phrase states its motif first and has a cadence")
+        return self
+
+
+class Contour(Contract):
+    """A motif's shape: (where in the motif from 0 to 1, scale steps from its first note)."""
+
+    about: str
+    points: list[tuple[float, int]] = Field(min_length=2)
+
+    @field_validator("points")
+    @classmethod
+    def _from_start_to_end(cls, value: list[tuple[float, int]]) -> list[tuple[float, int]]:
+        places = [p for p, _ in value]
+        if places[0] != 0 or places[-1] != 1 or places != sorted(places):
+            raise ValueError("points run in order from 0 (the motif's start) to 1 (its end)")
+        if any(abs(steps) > 5 for _, steps in value):
+            raise ValueError("a contour moves at most 5 scale steps from its first note")
+        return value
+
+    def steps_at(self, where: float) -> float:
+        """Scale steps from the first note at `where` (0–1), read off the line between points."""
+        for (x0, y0), (x1, y1) in zip(self.points, self.points[1:], strict=False):
+            if where <= x1:
+                return y0 + (y1 - y0) * ((where - x0) / (x1 - x0) if x1 > x0 else 1)
+        return float(self.points[-1][1])
+
+
+class LeadStyle(Contract):
+    """A genre family's lead: rhythm cells, phrase forms, contours, span and articulation."""
+
+    about: str
+    cells: list[str] = Field(min_length=1)
+    answers: list[str] = Field(min_length=1)
+    hook_forms: list[str] = Field(min_length=1)
+    verse_forms: list[str] = Field(min_length=1)
+    contours: list[str] = Field(min_length=1)
+    span: int = Field(ge=7, le=19, description="semitones the line may cover")
+    articulation: float = Field(gt=0.2, le=1, description="share of a note's room that sounds")
+    blue_notes: bool = False
+    pickups: bool = False
+    sequence_steps: list[int] = Field(default=[-1, 1, 2], min_length=1)
+
+    @field_validator("cells", "answers")
+    @classmethod
+    def _one_bar_grids(cls, value: list[str]) -> list[str]:
+        for grid in value:
+            check_grid(grid, _CELL_LETTERS)
+            if len(grid) != 16 or "x" not in grid:
+                raise ValueError(f"cell {grid!r}: one bar of 16 steps with at least one note")
+        return value
+
+
+class _StyleFile(Contract):
+    about: str = ""
+    styles: dict[str, LeadStyle] = Field(min_length=1)
+    default_style: str
+    genres: dict[str, str] = Field(default_factory=dict)
+    words: dict[str, str] = Field(default_factory=dict)
+    families: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _styles_exist(self) -> _StyleFile:
+        named = [
+            ("defaultStyle", self.default_style),
+            *((f"genres.{k}", v) for k, v in self.genres.items()),
+            *((f"words.{k}", v) for k, v in self.words.items()),
+            *((f"families.{k}", v) for k, v in self.families.items()),
+        ]
+        for where, style in named:
+            if style not in self.styles:
+                raise ValueError(f"{where}: no style {style!r}")
+        return self
+
+
+class _PhraseFile(Contract):
+    about: str = ""
+    forms: dict[str, PhraseForm] = Field(min_length=1)
+    contours: dict[str, Contour] = Field(min_length=1)
+
+
+class Instrument(Contract):
+    """A lead instrument by GM program, and the register a topline on it sits in."""
+
+    name: str
+    programs: list[int] = Field(min_length=1)
+    pitch_range: tuple[int, int]
+
+    @field_validator("pitch_range")
+    @classmethod
+    def _octave_at_least(cls, value: tuple[int, int]) -> tuple[int, int]:
+        if not 0 <= value[0] < value[1] <= 127 or value[1] - value[0] < 12:
+            raise ValueError(f"register {value} must span at least an octave within 0–127")
+        return value
+
+
+class _InstrumentFile(Contract):
+    about: str = ""
+    instruments: list[Instrument] = Field(min_length=1)
+    fallback: tuple[int, int]
+
+    @model_validator(mode="after")
+    def _each_program_once(self) -> _InstrumentFile:
+        unique([str(p) for i in self.instruments for p in i.programs], "programs listed twice")
+        return self
+
+
+class MelodyTable(Contract):
+    """All of `skills/melody/`, checked together (a style's forms and contours must exist)."""
+
+    styles: dict[str, LeadStyle]
+    default_style: str
+    genres: dict[str, str]
+    words: dict[str, str]
+    families: dict[str, str]
+    forms: dict[str, PhraseForm]
+    contours: dict[str, Contour]
+    instruments: list[Instrument]
+    fallback_register: tuple[int, int]
+
+    def style_for(self, genres: list[str], words: list[str], family: str) -> LeadStyle:
+        """The first genre id's style, else a prompt word's, the drum family's, the default."""
+        for genre in genres:
+            if genre in self.genres:
+                return self.styles[self.genres[genre]]
+        for word in words:
+            key = word.strip().lower().replace("_", " ")
+            if key in self.words:
+                return self.styles[self.words[key]]
+        return self.styles[self.families.get(family, self.default_style)]
+
+    def register_for(self, program: int | None) -> tuple[int, int]:
+        """Where a topline on this GM program sits (the fallback for an unknown program)."""
+        for instrument in self.instruments:
+            if program in instrument.programs:
+                return instrument.pitch_range
+        return self.fallback_register
+
+
+@skill_table
+def melody_table(root: Path) -> MelodyTable:
+    """The melody skill files under `root`, checked together and cached."""
+    styles = load_table(STYLES_FILE, _StyleFile, root=root)
+    phrases = load_table(PHRASES_FILE, _PhraseFile, root=root)
+    instruments = load_table(INSTRUMENTS_FILE, _InstrumentFile, root=root)
+    for name, style in styles.styles.items():
+        for field, wanted, known in (
+            ("hookForms", style.hook_forms, phrases.forms),
+            ("verseForms", style.verse_forms, phrases.forms),
+            ("contours", style.contours, phrases.contours),
+        ):
+            missing = [w for w in wanted if w not in known]
+            if missing:
+                raise SkillFileError(
+                    root / STYLES_FILE,
+                    f"styles.{name}.{field}: not in {PHRASES_FILE}: {', '.join(missing)}",
+                )
+    return MelodyTable(
+        styles=styles.styles,
+        default_style=styles.default_style,
+        genres=styles.genres,
+        words=styles.words,
+        families=styles.families,
+        forms=phrases.forms,
+        contours=phrases.contours,
+        instruments=instruments.instruments,
+        fallback_register=instruments.fallback,
+    )
