@@ -17,7 +17,7 @@ from ..transitions import expression_fade
 from .context import PartContext, PartDraft
 from .grid import Hit, pick_per_phrase, read_hits
 from .harmony import nearest_pitch
-from .layers import layer_voicings, placement_of
+from .layers import layer_voicings, placements
 
 _VELOCITY = {"X": 100, "x": 86, "o": 66, "P": 96, "p": 80}
 _RESTRIKE = 0.85  # velocity of a held chord struck again on a chord change
@@ -29,11 +29,12 @@ def write_comping(ctx: PartContext, rng: random.Random, rhythm: str | None = Non
     """Chord hits for one section, in the track's layer (see `layers`): by default the
     genre's chord rhythm for the main comping part, its answer for a second keyboard,
     held chords for an organ or strings; `rhythm` overrides the layer's rhythm."""
-    placement = placement_of(ctx)
+    placed = placements(ctx)
+    placement = placed[ctx.track.role]
     name = rhythm or placement.rhythm
     comp = ctx.table.comping["sustained" if name == "none" else name]  # type: ignore[index]
     grids = pick_per_phrase(getattr(comp, ctx.density), ctx.bars, rng)
-    voicings = layer_voicings(ctx, name if rhythm else None)
+    voicings = layer_voicings(ctx, placed, name if rhythm else None)
     notes: list[Draft] = []
     arp_up_down = rng.random() < 0.5
     arp_count, arp_chord = 0, -1

@@ -8,12 +8,13 @@ number of notes and rhythm. Layers are voiced one after another (comping first,
 pad last), each avoiding the exact pitches the layers before it took on the same
 chord, so no two harmony tracks ever strike the same note together.
 
-Every track works this out from the song's track list alone (the parts are
-written concurrently), so each part still depends only on the harmony.
+Every track works this out from the band alone (the parts are written
+concurrently), so each part still depends only on the harmony and the band.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from muse_tui.contracts import Track
@@ -21,10 +22,11 @@ from muse_tui.knowledge.rhythm import CompingRhythm, HarmonyLayer
 
 from .context import PartContext
 from .harmony import SoundingChord
+from .tracks import choose_tracks
 
 HARMONY_ROLES = frozenset({"chords", "keys", "pad", "arp"})
 #: The order layers choose their notes in: the comping keeps the progression's own voicing.
-VOICING_ORDER = ("comp", "held", "answer", "arp", "pad")
+VOICING_ORDER = ("comp", "held", "answer", "pad", "arp")
 #: Intervals above the root that colour a chord (thirds, sevenths, ninth): a layer keeps one.
 _COLOUR = frozenset({2, 3, 4, 10, 11})
 
@@ -39,51 +41,55 @@ class Placement:
 
 
 def placements(ctx: PartContext) -> dict[str, Placement]:
-    """Every harmony track of the song (by id) with its layer and rhythm."""
-    tracks = [t for t in ctx.song.tracks if t.role in HARMONY_ROLES]
-    if not any(t.id == ctx.track.id for t in tracks):
-        tracks.append(ctx.track)
-    crowded = len(tracks) > 1
-    held = [t for t in tracks if t.role in ("chords", "keys") and _holds(ctx, t)]
-    comping = [t for t in tracks if t.role in ("chords", "keys") and t not in held]
+    """Every harmony track of the song (by role) with its layer and rhythm.
+
+    The band is the one S4 writes (`choose_tracks` of the intent), so the first
+    compose and a later rewrite of one track agree; tracks added since come after it.
+    """
+    band = [t for t in choose_tracks(ctx.intent, random.Random(0)) if t.role in HARMONY_ROLES]
+    for track in [*ctx.song.tracks, ctx.track]:
+        if track.role in HARMONY_ROLES and all(t.role != track.role for t in band):
+            band.append(track)
+    crowded = len(band) > 1
+    held = [t for t in band if t.role in ("chords", "keys") and _holds(ctx, t)]
+    comping = [t for t in band if t.role in ("chords", "keys") and t not in held]
     genre = ctx.style.chord_rhythm if ctx.style.chord_rhythm != "none" else "sustained"
     answer = _rhythm(ctx, genre).answer
     found: dict[str, Placement] = {}
-    for track in tracks:
+    for track in band:
         if track.role == "pad":
-            found[track.id] = Placement("pad", "sustained", crowded)
+            found[track.role] = Placement("pad", "sustained", crowded)
         elif track.role == "arp":
-            found[track.id] = Placement("arp", "arpeggiated", crowded)
+            found[track.role] = Placement("arp", "arpeggiated", crowded)
         elif track in held:
-            found[track.id] = Placement("held", "sustained", crowded)
+            found[track.role] = Placement("held", "sustained", crowded)
         elif track is comping[0]:
-            found[track.id] = Placement("comp", genre, crowded)
+            found[track.role] = Placement("comp", genre, crowded)
         else:
-            found[track.id] = Placement("answer", answer, crowded)
+            found[track.role] = Placement("answer", answer, crowded)
     return found
 
 
-def layer_voicings(ctx: PartContext, rhythm: str | None = None) -> list[tuple[int, ...]]:
-    """This track's voicing of every chord of the section, clear of the layers voiced before it."""
-    placed = placements(ctx)
-    own = placed[ctx.track.id]
+def layer_voicings(
+    ctx: PartContext, placed: dict[str, Placement], rhythm: str | None = None
+) -> list[tuple[int, ...]]:
+    """This track's voicing of every chord of the section, clear of the layers voiced before it.
+
+    `placed` is `placements(ctx)`; `rhythm` replaces this track's own rhythm.
+    """
+    placed = dict(placed)
+    own = placed[ctx.track.role]
     if rhythm is not None:
-        own = Placement(own.layer, rhythm, own.crowded)
-        placed[ctx.track.id] = own
+        placed[ctx.track.role] = own = Placement(own.layer, rhythm, own.crowded)
     ordered = sorted(placed.items(), key=lambda item: VOICING_ORDER.index(item[1].layer))
     taken: list[set[int]] = [set() for _ in ctx.harmony.chords]
-    for track_id, placement in ordered:
-        voicings = _voice(ctx, placement, taken)
-        if track_id == ctx.track.id:
+    for role, placement in ordered:
+        voicings = _voice(ctx, placement, taken, len(placed))
+        if role == ctx.track.role:
             return voicings
         for chord_taken, voicing in zip(taken, voicings, strict=True):
             chord_taken.update(voicing)
     raise AssertionError("the track is always among its own placements")  # pragma: no cover
-
-
-def placement_of(ctx: PartContext) -> Placement:
-    """This track's layer and rhythm."""
-    return placements(ctx)[ctx.track.id]
 
 
 def layer(ctx: PartContext, name: str) -> HarmonyLayer:
@@ -100,11 +106,13 @@ def _rhythm(ctx: PartContext, name: str) -> CompingRhythm:
     return ctx.table.comping[name]  # type: ignore[index]
 
 
-def _voice(ctx: PartContext, placement: Placement, taken: list[set[int]]) -> list[tuple[int, ...]]:
+def _voice(
+    ctx: PartContext, placement: Placement, taken: list[set[int]], band: int
+) -> list[tuple[int, ...]]:
     where = layer(ctx, placement.layer)
     low, high = where.pitch_range
     count = where.voices[0] if ctx.density == "sparse" else where.voices[1]
-    if placement.layer == "pad" and placement.crowded and len(placements(ctx)) > 2:
+    if placement.layer == "pad" and band > 2:
         count = where.voices[0]  # a full band leaves the pad two notes
     play = _rhythm(ctx, placement.rhythm).play
     if play == "power":
@@ -118,7 +126,7 @@ def _voice(ctx: PartContext, placement: Placement, taken: list[set[int]]) -> lis
     target = low + (high - low) * (0.6 if upper else 0.45)
     voicings: list[tuple[int, ...]] = []
     for chord, busy in zip(ctx.harmony.chords, taken, strict=True):
-        previous = voicings[-1] if voicings else None
+        previous = next((v for v in reversed(voicings) if v), None)
         centre = target if previous is None else (sum(previous) / len(previous) + target) / 2
         voicing = _closest(chord, busy, low, high, count, centre, previous, upper)
         voicings.append(voicing)
@@ -141,7 +149,17 @@ def _closest(
     a voicing keeps a third or seventh, and the upper layers leave the root to the others.
     """
     classes = {p % 12 for p in chord.voicing} or set(chord.tones)
-    pool = [p for p in range(low, high + 1) if p % 12 in classes and p not in busy]
+    pool: list[int] = []
+    # the layers before took S2's tones here: any chord tone will do, then an octave further
+    for extra, wider in ((set(), 0), (chord.tones, 0), (chord.tones, 12)):
+        allowed = classes | extra
+        pool = [
+            p
+            for p in range(max(low - wider, 0), min(high + wider, 127) + 1)
+            if p % 12 in allowed and p not in busy
+        ]
+        if len(pool) >= count:
+            break
     if not pool:
         return ()
     count = min(count, len(pool))
@@ -149,6 +167,7 @@ def _closest(
     for first in range(len(pool) - count + 1):
         notes = tuple(pool[first : first + count])
         cost = abs(sum(notes) / count - centre)
+        cost += max(0, notes[-1] - notes[0] - 12)  # a hand spans about an octave
         cost += 3 * (count - len({p % 12 for p in notes}))  # a doubled class wastes a finger
         if not any((p - chord.root_pc) % 12 in _COLOUR for p in notes):
             cost += 6
