@@ -44,6 +44,7 @@ BassStyle = Literal[
 ]
 ChordRhythm = Literal[
     "sustained",
+    "pulse",
     "stabs",
     "neo_soul_push",
     "house_offbeat",

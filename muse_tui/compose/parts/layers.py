@@ -55,6 +55,8 @@ def placements(ctx: PartContext) -> dict[str, Placement]:
     comping = [t for t in band if t.role in ("chords", "keys") and t not in held]
     genre = ctx.style.chord_rhythm if ctx.style.chord_rhythm != "none" else "sustained"
     answer = _rhythm(ctx, genre).answer
+    if genre == "sustained" and any(t.role == "pad" or t in held for t in band):
+        genre, answer = answer, genre  # a pad already holds the chords: the keys pulse them
     found: dict[str, Placement] = {}
     for track in band:
         if track.role == "pad":
