@@ -16,7 +16,8 @@ PipelineOutputType = Literal[
 #: A drum family of `skills/rhythm/drum-patterns.json` (data: the loaders check the names), or
 #: "none".
 DrumFamily = str
-#: The vocabularies the part generators implement; genre DNA may only name these.
+#: The vocabularies the part generators implement; genre DNA may only name these. Each has its
+#: data in `skills/rhythm/bass-patterns.json` / `comping.json` (checked when they load).
 BassStyle = Literal[
     "root_fifth",
     "octave",
@@ -24,16 +25,42 @@ BassStyle = Literal[
     "syncopated",
     "sub_808",
     "sustained",
+    "offbeat",
+    "kick_double",
+    "bossa",
+    "drill_808",
+    "log_drum",
+    "one_drop",
+    "slap",
+    "tresillo",
+    "reese",
+    "rolling",
+    "two_step",
+    "rock_eighths",
+    "palm_mute",
+    "boom_chick",
+    "gospel_walk",
     "none",
 ]
 ChordRhythm = Literal[
     "sustained",
+    "pulse",
     "stabs",
     "neo_soul_push",
     "house_offbeat",
     "swing_comp",
     "arpeggiated",
     "strum",
+    "gospel_shout",
+    "reggae_skank",
+    "organ_bubble",
+    "funk_chop",
+    "batida",
+    "charleston",
+    "city_pop_16ths",
+    "boom_chick_strum",
+    "highlife",
+    "power_eighths",
     "none",
 ]
 VoicingStyle = Literal["close", "open", "drop2", "spread", "shell", "rootless"]

@@ -237,18 +237,80 @@ class GridLevels(Contract):
         return [check_grid(g, cls.letters) for g in value]
 
 
+CompingPlay = Literal["chord", "strum", "arp", "power"]
+
+
 class CompingRhythm(GridLevels):
     """Chord hits: `X`/`x`/`o` accent/hit/soft, `P`/`p` a push (plays the next chord early)."""
 
     letters: ClassVar[str] = "XxoPp-."
     gate: float = Field(default=0.95, gt=0, le=1, description="share of each hit that sounds")
+    play: CompingPlay = Field(
+        default="chord",
+        description="chord: every note at once; strum: one string after another; arp: one "
+        "chord tone a hit (arpeggios, picked ostinatos); power: root, fifth and octave",
+    )
+    answer: ChordRhythm = Field(
+        default="sustained", description="what a second keyboard plays against this rhythm"
+    )
+    source: str = ""
+
+
+class HarmonyLayer(Contract):
+    """One place in the band for a harmony track: its register, how many notes, its swell."""
+
+    pitch_range: tuple[int, int]
+    voices: tuple[int, int] = Field(description="notes in a quiet section, and otherwise")
+    swell: bool = Field(default=False, description="expression swells into each chord (organ)")
+    about: str = ""
+
+    @model_validator(mode="after")
+    def _sane(self) -> HarmonyLayer:
+        low, high = self.pitch_range
+        if not 0 <= low < high - 11 <= 116:
+            raise ValueError(f"pitchRange {self.pitch_range} needs at least an octave within 0–127")
+        if not 1 <= self.voices[0] <= self.voices[1] <= 6:
+            raise ValueError(f"voices {self.voices} must be ascending within 1–6")
+        return self
+
+
+class CompingTable(Contract):
+    """comping.json: the harmony layers, which instruments hold, and the rhythms by name."""
+
+    about: str = ""
+    layers: dict[Literal["comp", "answer", "held", "pad", "arp"], HarmonyLayer]
+    held_programs: list[tuple[int, int]] = Field(
+        description="GM program ranges (inclusive) whose chords hold and swell: organs, strings"
+    )
+    rhythms: dict[ChordRhythm, CompingRhythm]
+
+    @model_validator(mode="after")
+    def _answers_exist(self) -> CompingTable:
+        for name, rhythm in self.rhythms.items():
+            if rhythm.answer not in self.rhythms:
+                raise ValueError(f"rhythms.{name}.answer: no rhythm {rhythm.answer!r}")
+        missing = {"comp", "answer", "held", "pad", "arp"} - set(self.layers)
+        if missing:
+            raise ValueError(f"layers: missing {', '.join(sorted(missing))}")
+        return self
 
 
 class BassRhythm(GridLevels):
     """Bass steps: `R` chord bass, `5` fifth, `8` octave, `3` third, `c` a chord tone,
-    `s` a scale step on, `a` an approach into the next chord."""
+    `s` a scale step on, `a` an approach into the next chord, `n` the next chord's bass
+    early (an anticipation), `x` a dead (muted) note."""
 
-    letters: ClassVar[str] = "R583csa-."
+    letters: ClassVar[str] = "R583csanx-."
+    kick_locked: bool = Field(default=False, description="plays on the drums' kicks")
+    sub: bool = Field(default=False, description="an 808: a sub-bass track plays it too")
+    gate: float = Field(default=0.9, gt=0, le=1, description="share of each note that sounds")
+    glide: float = Field(
+        default=0.0, ge=0, le=1, description="chance a note bends into the next (808 slides)"
+    )
+    slides: float = Field(
+        default=0.0, ge=0, le=1, description="chance a repeated note moves (octave, fifth) to slide"
+    )
+    source: str = ""
 
 
 class RhythmTable(Contract):
@@ -257,6 +319,8 @@ class RhythmTable(Contract):
     drums: DrumTable
     grooves: dict[str, Groove]
     comping: dict[ChordRhythm, CompingRhythm]
+    harmony_layers: dict[str, HarmonyLayer]
+    held_programs: list[tuple[int, int]]
     bass: dict[BassStyle, BassRhythm]
     tracks: TrackTable
 
@@ -276,8 +340,8 @@ def rhythm_table(root: Path) -> RhythmTable:
         if family.groove not in grooves:
             where = f"families.{name}.groove"
             raise SkillFileError(homes[name], f"{where}: no groove {family.groove!r}")
-    comping = load_table(COMPING_FILE, dict[ChordRhythm, CompingRhythm], root=root)
-    _require(root / COMPING_FILE, comping, _CHORD_RHYTHMS, "chord rhythms")
+    comping = load_table(COMPING_FILE, CompingTable, root=root)
+    _require(root / COMPING_FILE, comping.rhythms, _CHORD_RHYTHMS, "chord rhythms")
     bass = load_table(BASS_FILE, dict[BassStyle, BassRhythm], root=root)
     _require(root / BASS_FILE, bass, _BASS_STYLES, "bass styles")
     tracks = load_table(TRACKS_FILE, TrackTable, root=root)
@@ -292,7 +356,9 @@ def rhythm_table(root: Path) -> RhythmTable:
     return RhythmTable(
         drums=drums,
         grooves=grooves,
-        comping=comping,
+        comping=comping.rhythms,
+        harmony_layers=dict(comping.layers),
+        held_programs=comping.held_programs,
         bass=bass,
         tracks=tracks,
     )

@@ -1,9 +1,12 @@
-"""Bass lines: root/fifth, octaves, walking, kick-locked syncopation and 808 subs that glide.
+"""Bass lines by idiom: each style of `skills/rhythm/bass-patterns.json` is a grid and traits.
 
-Kick-locked styles (syncopated, 808) read the kick of the drum part of the same
-section back onto the grid and play on it, adding a note where a chord changes
-without a kick. 808 glides are pitch bends ramping into the next note, reset at
-it, with the bend range set to an octave (RPN 0) at the start of every region.
+Kick-locked styles (boom bap, syncopated, 808) read the kick of the drum part of
+the same section back onto the grid and play on it, adding a note where a chord
+changes without a kick. Gliding styles (808s, the amapiano log drum, reese) bend
+into the next note: pitch bends ramping into it, reset at it, with the bend range
+set to an octave (RPN 0) at the start of every region. The last note of a
+section lands on the tonic when the chord under it holds one, so the key is
+heard where phrases end.
 """
 
 from __future__ import annotations
@@ -19,9 +22,8 @@ from .context import PartContext, PartDraft
 from .grid import STEP, pick_per_phrase, read_hits
 from .harmony import SoundingChord, nearest_pitch
 
-KICK_LOCKED = frozenset({"syncopated", "sub_808"})
 GLIDE_RANGE = 12  # semitones of pitch bend the RPN sets up
-_GATES = {"root_fifth": 0.9, "octave": 0.7, "walking": 0.92, "sustained": 0.97, "sub_808": 1.0}
+_DEAD_NOTE = 0.12  # beats a muted (dead) note sounds
 
 
 @dataclass(frozen=True)
@@ -32,35 +34,39 @@ class _Event:
 
 
 def bass_style_for(ctx: PartContext) -> str:
-    """The style this track plays: a sub-bass track is an 808 in 808 genres, else a held sub."""
+    """The style this track plays: a sub-bass track plays the genre's 808, else the family's sub."""
     style = ctx.style.bass_style
     if ctx.track.role == "sub_bass":
+        if style != "none" and ctx.table.bass[style].sub:  # type: ignore[index]
+            return style
         family = ctx.table.drums.families.get(ctx.style.family)  # type: ignore[call-overload]
-        sub_style = family.sub_bass_style if family is not None else "sustained"
-        return "sub_808" if style == "sub_808" else sub_style
+        return family.sub_bass_style if family is not None else "sustained"
     return "sustained" if style == "none" else style
 
 
 def write_bass(ctx: PartContext, rng: random.Random, kick_source: Region | None) -> PartDraft:
     """The bass part of one section (`kick_source`: the drums of the same section, if any)."""
     style = bass_style_for(ctx)
-    onsets = kick_onsets(ctx, kick_source) if style in KICK_LOCKED else []
+    rhythm = ctx.table.bass[style]  # type: ignore[index]
+    onsets = kick_onsets(ctx, kick_source) if rhythm.kick_locked else []
     if onsets:
         events = _locked_events(ctx, style, onsets, rng)
     else:
-        patterns = getattr(ctx.table.bass[style], ctx.density)  # type: ignore[index]
-        grids = pick_per_phrase(patterns, ctx.bars, rng)
+        grids = pick_per_phrase(getattr(rhythm, ctx.density), ctx.bars, rng)
         events = [_Event(h.start, h.length, h.letter) for h in read_hits(grids, ctx.bar_steps, "R")]
     pitches = _pitches(ctx, events, rng)
+    if rhythm.slides:
+        pitches = _slid(ctx, pitches, rhythm.slides, rng)
+    pitches = _home(ctx, events, pitches)
     notes = [
         Draft(pitch, _velocity(ctx, e), e.start, _duration(ctx, style, e), "bass")
         for e, pitch in zip(events, pitches, strict=True)
     ]
-    tight = 0.5 if style in KICK_LOCKED else 0.8
+    tight = 0.5 if rhythm.kick_locked else 0.8
     draft = PartDraft(notes=notes, feel=ctx.feel.scaled(timing=tight, velocity=0.6))
-    if style == "sub_808":
+    if rhythm.glide:
         draft.control_changes = _bend_range(ctx.track.channel)
-        glides = _glides(ctx, events, pitches, rng)
+        glides = _glides(ctx, events, pitches, rhythm.glide, rng)
         draft.finish = lambda played: _glide_bends(played, glides, ctx.track.channel)
     return draft
 
@@ -104,7 +110,7 @@ def _locked_events(
             if onset - STEP not in times and room and rng.random() < 0.2:
                 times.add(onset - STEP)  # a 16th pickup into the kick
     ordered = sorted(times)
-    if style == "sub_808":
+    if ctx.table.bass[style].sub:  # type: ignore[index]
         ordered = _ringing(ctx, ordered)
     events = []
     for index, start in enumerate(ordered):
@@ -135,7 +141,8 @@ def _pitches(ctx: PartContext, events: list[_Event], rng: random.Random) -> list
     pitches = []
     led = False  # the note before stepped or approached: land where it leads
     for event in events:
-        chord = ctx.harmony.at(event.start)
+        # an anticipation belongs to the chord it arrives early for
+        chord = ctx.harmony.at(event.start + (0.5 if event.letter == "n" else 0.0))
         following = ctx.harmony.at(event.start + event.length)
         pull = home if previous is None else previous if led else (previous + home) / 2
         pitch = _pitch(ctx, event.letter, chord, following, previous, pull, rng)
@@ -195,16 +202,46 @@ def _tone_above(root: int, chord: SoundingChord, intervals: tuple[int, ...], hig
     return root
 
 
+def _slid(ctx: PartContext, pitches: list[int], chance: float, rng: random.Random) -> list[int]:
+    """Drill 808s: a repeated note jumps an octave or a fifth, so the 808 slides there."""
+    low, high = ctx.pitch_range
+    slid = list(pitches)
+    for index in range(1, len(slid)):
+        if slid[index] == slid[index - 1] and rng.random() < chance:
+            moves = [m for m in (12, 7, -12, -5) if low <= slid[index] + m <= high]
+            if moves:
+                slid[index] += rng.choice(moves)
+    return slid
+
+
+def _home(ctx: PartContext, events: list[_Event], pitches: list[int]) -> list[int]:
+    """The section's last note on the tonic, where the chord under it holds the tonic."""
+    if not events:
+        return pitches
+    last = events[-1]
+    chord = ctx.harmony.at(last.start + (0.5 if last.letter == "n" else 0.0))
+    tonic = ctx.harmony.key.tonic_pc
+    if tonic not in chord.tones or pitches[-1] % 12 == tonic:
+        return pitches
+    low, high = ctx.pitch_range
+    home = nearest_pitch(pitches[-1], {tonic}, low, max(low + 11, high - 12))
+    return [*pitches[:-1], home]
+
+
 def _velocity(ctx: PartContext, event: _Event) -> float:
     downbeat = event.start % ctx.beats_per_bar == 0
+    if event.letter == "x":
+        return 58 * ctx.loud  # a dead note is felt more than heard
     return (104 if downbeat else 92) * ctx.loud
 
 
 def _duration(ctx: PartContext, style: str, event: _Event) -> float:
+    if event.letter == "x":
+        return min(event.length, _DEAD_NOTE)
     if style == "syncopated":
         gate = {"sparse": 0.9, "base": 0.75, "busy": 0.62}[ctx.density]
         return min(event.length * gate, 2.0)
-    return event.length * _GATES.get(style, 0.9)
+    return event.length * ctx.table.bass[style].gate  # type: ignore[index]
 
 
 def _bend_range(channel: int) -> list[ControlChange]:
@@ -214,10 +251,10 @@ def _bend_range(channel: int) -> list[ControlChange]:
 
 
 def _glides(
-    ctx: PartContext, events: list[_Event], pitches: list[int], rng: random.Random
+    ctx: PartContext, events: list[_Event], pitches: list[int], glide: float, rng: random.Random
 ) -> set[int]:
-    """Indices of the notes that glide into the next one."""
-    chance = {"sparse": 0.35, "base": 0.5, "busy": 0.65}[ctx.density]
+    """Indices of the notes that glide into the next one (more of them in hot sections)."""
+    chance = glide * {"sparse": 0.7, "base": 1.0, "busy": 1.3}[ctx.density]
     return {
         i
         for i in range(len(events) - 1)

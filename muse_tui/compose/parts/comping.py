@@ -1,7 +1,7 @@
 """Chords, keys, pads, arps and textures: S2's voicings played in the genre's comping rhythm.
 
-Voicings come from the progression, moved by octaves (or inverted) into the
-track's register with the least motion from the chord before. A hit that is
+Each harmony track plays in its own layer (`layers`): its register, its number
+of notes and its rhythm, so two never double each other. A hit that is
 still held when the chord changes is struck again on the new chord; a push
 (`P`) plays the next chord an 8th early and holds it across the bar line.
 """
@@ -17,6 +17,7 @@ from ..transitions import expression_fade
 from .context import PartContext, PartDraft
 from .grid import Hit, pick_per_phrase, read_hits
 from .harmony import nearest_pitch
+from .layers import layer_voicings, placements
 
 _VELOCITY = {"X": 100, "x": 86, "o": 66, "P": 96, "p": 80}
 _RESTRIKE = 0.85  # velocity of a held chord struck again on a chord change
@@ -25,13 +26,15 @@ _EXPRESSION = 11
 
 
 def write_comping(ctx: PartContext, rng: random.Random, rhythm: str | None = None) -> PartDraft:
-    """Chord hits in `rhythm` (default: the genre's chord rhythm) for one section."""
-    rhythm = rhythm or ctx.style.chord_rhythm
-    if rhythm == "none":
-        rhythm = "sustained"
-    comp = ctx.table.comping[rhythm]  # type: ignore[index]
+    """Chord hits for one section, in the track's layer (see `layers`): by default the
+    genre's chord rhythm for the main comping part, its answer for a second keyboard,
+    held chords for an organ or strings; `rhythm` overrides the layer's rhythm."""
+    placed = placements(ctx)
+    placement = placed[ctx.track.role]
+    name = rhythm or placement.rhythm
+    comp = ctx.table.comping["sustained" if name == "none" else name]  # type: ignore[index]
     grids = pick_per_phrase(getattr(comp, ctx.density), ctx.bars, rng)
-    voicings = voice_led(ctx)
+    voicings = layer_voicings(ctx, placed, name if rhythm else None)
     notes: list[Draft] = []
     arp_up_down = rng.random() < 0.5
     arp_count, arp_chord = 0, -1
@@ -40,16 +43,21 @@ def write_comping(ctx: PartContext, rng: random.Random, rhythm: str | None = Non
             velocity = _VELOCITY[hit.letter] * ctx.loud * (_RESTRIKE if restruck else 1.0)
             length = (end - start) * comp.gate
             voicing = voicings[index]
-            if rhythm == "arpeggiated":
+            if not voicing:
+                continue
+            if comp.play == "arp":
                 arp_count = 0 if index != arp_chord else arp_count + 1
                 arp_chord = index
                 pitch = _arp_note(voicing, arp_count, arp_up_down)
                 notes.append(Draft(pitch, velocity, start, length, ctx.track.role))
-            elif rhythm == "strum":
+            elif comp.play == "strum":
                 notes += _strum(ctx, voicing, velocity, start, length)
             else:
                 notes += _chord(ctx, voicing, velocity, start, length)
-    return PartDraft(notes=notes, feel=ctx.feel.scaled(timing=1.1, velocity=0.7))
+    draft = PartDraft(notes=notes, feel=ctx.feel.scaled(timing=1.1, velocity=0.7))
+    if placement.layer == "held" and rhythm is None:
+        draft.control_changes = _swells(ctx)
+    return draft
 
 
 def write_pad(ctx: PartContext, rng: random.Random) -> PartDraft:
@@ -88,76 +96,6 @@ def write_texture(ctx: PartContext, rng: random.Random) -> PartDraft:
             notes.append(Draft(second, velocity * 0.85, start + 0.5, length - 0.5, "texture"))
         start += every
     return PartDraft(notes=notes, feel=ctx.feel.scaled(timing=1.5))
-
-
-def voice_led(ctx: PartContext) -> list[tuple[int, ...]]:
-    """Every chord's voicing, in the track's register, moving as little as it can."""
-    low, high = ctx.pitch_range
-    centre = (low + high) / 2
-    chords = ctx.harmony.chords
-    every = [p for c in chords for p in c.voicing]
-    shift = 12 * round((centre - sum(every) / len(every)) / 12)
-    placed: list[tuple[int, ...]] = []
-    for chord in chords:
-        base = _fold([p + shift for p in chord.voicing], low, high)
-        if not placed:
-            placed.append(base)
-            continue
-        before = placed[-1]
-        candidates = [(c, cost) for c, cost in _candidates(base, low, high)]
-        placed.append(min(candidates, key=lambda cc: (_motion(before, cc[0]) + cc[1], cc[0]))[0])
-    return _sized(ctx, placed)
-
-
-def _candidates(base: tuple[int, ...], low: int, high: int) -> list[tuple[tuple[int, ...], int]]:
-    """The voicing by octaves and its inversions, with a cost for leaving S2's shape."""
-    found = []
-    for rotation in range(-2, 3):
-        notes = list(base)
-        for _ in range(abs(rotation)):
-            if rotation > 0:
-                notes = sorted([*notes[1:], notes[0] + 12])
-            else:
-                notes = sorted([notes[-1] - 12, *notes[:-1]])
-        for octave in (-12, 0, 12):
-            moved = tuple(n + octave for n in notes)
-            if moved[0] >= low and moved[-1] <= high:
-                found.append((moved, 2 * abs(rotation) + (3 if octave else 0)))
-    return found or [(base, 0)]
-
-
-def _fold(notes: list[int], low: int, high: int) -> tuple[int, ...]:
-    folded = set()
-    for note in notes:
-        while note < low:
-            note += 12
-        while note > high:
-            note -= 12
-        folded.add(note)
-    return tuple(sorted(folded))
-
-
-def _motion(a: tuple[int, ...], b: tuple[int, ...]) -> float:
-    if len(a) == len(b):
-        return sum(abs(x - y) for x, y in zip(a, b, strict=True))
-    return abs(sum(a) / len(a) - sum(b) / len(b)) * len(b) + abs(a[-1] - b[-1])
-
-
-def _sized(ctx: PartContext, voicings: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
-    """Thinner voicings when quiet, an octave doubling on top when hot."""
-    low, high = ctx.pitch_range
-    sized = []
-    for voicing in voicings:
-        notes = list(voicing)
-        if ctx.density == "sparse" and len(notes) > 3:
-            notes = notes[1:]
-        elif ctx.density == "busy":
-            if notes[-1] + 12 <= high and notes[-1] + 12 - notes[-2] > 2:
-                notes.append(notes[-1] + 12)
-            elif notes[0] - 12 >= low:
-                notes.insert(0, notes[0] - 12)
-        sized.append(tuple(notes))
-    return sized
 
 
 def _segments(ctx: PartContext, hit: Hit) -> list[tuple[int, float, float, bool]]:
@@ -212,6 +150,17 @@ def _arp_note(voicing: tuple[int, ...], count: int, up_down: bool) -> int:
     if up_down and len(notes) > 2:
         notes = notes + notes[-2:0:-1]
     return notes[count % len(notes)]
+
+
+def _swells(ctx: PartContext) -> list[ControlChange]:
+    """An organ's swell pedal: each chord opens up from a little under full over its first bar."""
+    swells: list[ControlChange] = []
+    for chord in ctx.harmony.chords:
+        start, end = max(chord.start, 0.0), min(chord.end, ctx.length)
+        if end - start > 1:
+            rise = min(end - start, ctx.beats_per_bar)
+            swells += _ramp(ctx, start, start + rise, 78, 104)
+    return swells
 
 
 def _ramp(

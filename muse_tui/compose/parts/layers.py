@@ -1,0 +1,265 @@
+"""Where each harmony track sits in the band, and the notes it voices there.
+
+Chords, keys, organ, pad and arp share one progression; played alike they double
+each other into a 14-note wall. Each harmony track takes a layer of
+`skills/rhythm/comping.json` (the main comping part, a second keyboard answering
+it, an organ or strings holding, a pad up high, an arp), with its own register,
+number of notes and rhythm. Layers are voiced one after another (comping first,
+pad last), each avoiding the exact pitches the layers before it took on the same
+chord, so no two harmony tracks ever strike the same note together.
+
+Every track works this out from the band alone (the parts are written
+concurrently), so each part still depends only on the harmony and the band.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from muse_tui.contracts import Track
+from muse_tui.knowledge.rhythm import CompingRhythm, HarmonyLayer
+
+from .context import PartContext
+from .harmony import SoundingChord
+from .tracks import choose_tracks
+
+HARMONY_ROLES = frozenset({"chords", "keys", "pad", "arp"})
+#: The order layers choose their notes in: the comping keeps the progression's own voicing.
+VOICING_ORDER = ("comp", "held", "answer", "pad", "arp")
+#: Intervals above the root that colour a chord (thirds, sevenths, ninth): a layer keeps one.
+_COLOUR = frozenset({2, 3, 4, 10, 11})
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A harmony track's layer, the rhythm it plays, and whether other harmony tracks sound."""
+
+    layer: str
+    rhythm: str
+    crowded: bool
+
+
+def placements(ctx: PartContext) -> dict[str, Placement]:
+    """Every harmony track of the song (by role) with its layer and rhythm.
+
+    The band is the one S4 writes (`choose_tracks` of the intent), so the first
+    compose and a later rewrite of one track agree; tracks added since come after it.
+    """
+    band = [t for t in choose_tracks(ctx.intent, random.Random(0)) if t.role in HARMONY_ROLES]
+    for track in [*ctx.song.tracks, ctx.track]:
+        if track.role in HARMONY_ROLES and all(t.role != track.role for t in band):
+            band.append(track)
+    crowded = len(band) > 1
+    held = [t for t in band if t.role in ("chords", "keys") and _holds(ctx, t)]
+    comping = [t for t in band if t.role in ("chords", "keys") and t not in held]
+    genre = ctx.style.chord_rhythm if ctx.style.chord_rhythm != "none" else "sustained"
+    answer = _rhythm(ctx, genre).answer
+    if genre == "sustained" and any(t.role == "pad" or t in held for t in band):
+        genre, answer = answer, genre  # a pad already holds the chords: the keys pulse them
+    found: dict[str, Placement] = {}
+    for track in band:
+        if track.role == "pad":
+            found[track.role] = Placement("pad", "sustained", crowded)
+        elif track.role == "arp":
+            found[track.role] = Placement("arp", "arpeggiated", crowded)
+        elif track in held:
+            found[track.role] = Placement("held", "sustained", crowded)
+        elif track is comping[0]:
+            found[track.role] = Placement("comp", genre, crowded)
+        else:
+            found[track.role] = Placement("answer", answer, crowded)
+    return found
+
+
+def layer_voicings(
+    ctx: PartContext, placed: dict[str, Placement], rhythm: str | None = None
+) -> list[tuple[int, ...]]:
+    """This track's voicing of every chord of the section, clear of the layers voiced before it.
+
+    `placed` is `placements(ctx)`; `rhythm` replaces this track's own rhythm.
+    """
+    placed = dict(placed)
+    own = placed[ctx.track.role]
+    if rhythm is not None:
+        placed[ctx.track.role] = own = Placement(own.layer, rhythm, own.crowded)
+    ordered = sorted(placed.items(), key=lambda item: VOICING_ORDER.index(item[1].layer))
+    taken: list[set[int]] = [set() for _ in ctx.harmony.chords]
+    for role, placement in ordered:
+        voicings = _voice(ctx, placement, taken, len(placed))
+        if role == ctx.track.role:
+            return voicings
+        for chord_taken, voicing in zip(taken, voicings, strict=True):
+            chord_taken.update(voicing)
+    raise AssertionError("the track is always among its own placements")  # pragma: no cover
+
+
+def layer(ctx: PartContext, name: str) -> HarmonyLayer:
+    return ctx.table.harmony_layers[name]
+
+
+def _holds(ctx: PartContext, track: Track) -> bool:
+    """Organs, string sections, choirs and synth pads hold their chords rather than comp."""
+    program = track.program
+    return program is not None and any(lo <= program <= hi for lo, hi in ctx.table.held_programs)
+
+
+def _rhythm(ctx: PartContext, name: str) -> CompingRhythm:
+    return ctx.table.comping[name]  # type: ignore[index]
+
+
+def _voice(
+    ctx: PartContext, placement: Placement, taken: list[set[int]], band: int
+) -> list[tuple[int, ...]]:
+    where = layer(ctx, placement.layer)
+    low, high = where.pitch_range
+    count = where.voices[0] if ctx.density == "sparse" else where.voices[1]
+    if placement.layer == "pad" and band > 2:
+        count = where.voices[0]  # a full band leaves the pad two notes
+    play = _rhythm(ctx, placement.rhythm).play
+    if play == "power":
+        return [
+            _power(chord, low, high, busy)
+            for chord, busy in zip(ctx.harmony.chords, taken, strict=True)
+        ]
+    if placement.layer == "comp":
+        return _progression_voicings(ctx, low, high, count, placement.crowded)
+    upper = placement.layer == "pad"
+    target = low + (high - low) * (0.6 if upper else 0.45)
+    voicings: list[tuple[int, ...]] = []
+    for chord, busy in zip(ctx.harmony.chords, taken, strict=True):
+        previous = next((v for v in reversed(voicings) if v), None)
+        centre = target if previous is None else (sum(previous) / len(previous) + target) / 2
+        voicing = _closest(chord, busy, low, high, count, centre, previous, upper)
+        voicings.append(voicing)
+    return voicings
+
+
+def _closest(
+    chord: SoundingChord,
+    busy: set[int],
+    low: int,
+    high: int,
+    count: int,
+    centre: float,
+    previous: tuple[int, ...] | None,
+    upper: bool,
+) -> tuple[int, ...]:
+    """`count` neighbouring chord tones within low..high, none of them `busy`, near `centre`.
+
+    The chord's pitch classes come from S2's voicing (its colour: rootless, shell…);
+    a voicing keeps a third or seventh, and the upper layers leave the root to the others.
+    """
+    classes = {p % 12 for p in chord.voicing} or set(chord.tones)
+    pool: list[int] = []
+    # the layers before took S2's tones here: any chord tone will do, then an octave further
+    for extra, wider in ((set(), 0), (chord.tones, 0), (chord.tones, 12)):
+        allowed = classes | extra
+        pool = [
+            p
+            for p in range(max(low - wider, 0), min(high + wider, 127) + 1)
+            if p % 12 in allowed and p not in busy
+        ]
+        if len(pool) >= count:
+            break
+    if not pool:
+        return ()
+    count = min(count, len(pool))
+    best: tuple[float, tuple[int, ...]] | None = None
+    for first in range(len(pool) - count + 1):
+        notes = tuple(pool[first : first + count])
+        cost = abs(sum(notes) / count - centre)
+        cost += max(0, notes[-1] - notes[0] - 12)  # a hand spans about an octave
+        cost += 3 * (count - len({p % 12 for p in notes}))  # a doubled class wastes a finger
+        if not any((p - chord.root_pc) % 12 in _COLOUR for p in notes):
+            cost += 6
+        if upper and notes[0] % 12 == chord.root_pc:
+            cost += 2
+        if previous is not None and len(previous) == count:
+            cost += 0.5 * sum(abs(a - b) for a, b in zip(previous, notes, strict=True))
+        if best is None or cost < best[0]:
+            best = (cost, notes)
+    assert best is not None
+    return best[1]
+
+
+def _power(chord: SoundingChord, low: int, high: int, busy: set[int]) -> tuple[int, ...]:
+    """Root, fifth and octave from the lowest free root of the register."""
+    for root in range(low, high - 11):
+        if root % 12 == chord.root_pc:
+            notes = tuple(p for p in (root, root + 7, root + 12) if p not in busy)
+            if len(notes) >= 2:
+                return notes
+    return ()
+
+
+def _progression_voicings(
+    ctx: PartContext, low: int, high: int, count: int, crowded: bool
+) -> list[tuple[int, ...]]:
+    """S2's voicings, led through the register, trimmed from the bottom to `count` notes.
+
+    Alone in a hot section, the comping doubles its top note an octave up instead.
+    """
+    sized = []
+    for voicing in voice_led([c.voicing for c in ctx.harmony.chords], low, high):
+        notes = list(voicing[-count:])
+        if not crowded and ctx.density == "busy" and len(notes) > 1:
+            if notes[-1] + 12 <= high and notes[-1] + 12 - notes[-2] > 2:
+                notes.append(notes[-1] + 12)
+            elif notes[0] - 12 >= low:
+                notes.insert(0, notes[0] - 12)
+        sized.append(tuple(notes))
+    return sized
+
+
+def voice_led(voicings: list[tuple[int, ...]], low: int, high: int) -> list[tuple[int, ...]]:
+    """Every chord's voicing in low..high, moving as little as it can from the one before."""
+    centre = (low + high) / 2
+    every = [p for v in voicings for p in v]
+    shift = 12 * round((centre - sum(every) / len(every)) / 12) if every else 0
+    placed: list[tuple[int, ...]] = []
+    for voicing in voicings:
+        base = _fold([p + shift for p in voicing], low, high)
+        if not placed:
+            placed.append(base)
+            continue
+        before = placed[-1]
+        candidates = _candidates(base, low, high)
+        placed.append(min(candidates, key=lambda cc: (_motion(before, cc[0]) + cc[1], cc[0]))[0])
+    return placed
+
+
+def _candidates(base: tuple[int, ...], low: int, high: int) -> list[tuple[tuple[int, ...], int]]:
+    """The voicing by octaves and its inversions, with a cost for leaving S2's shape."""
+    found = []
+    for rotation in range(-2, 3):
+        notes = list(base)
+        for _ in range(abs(rotation)):
+            if rotation > 0:
+                notes = sorted([*notes[1:], notes[0] + 12])
+            else:
+                notes = sorted([notes[-1] - 12, *notes[:-1]])
+        for octave in (-12, 0, 12):
+            moved = tuple(n + octave for n in notes)
+            if moved and moved[0] >= low and moved[-1] <= high:
+                found.append((moved, 2 * abs(rotation) + (3 if octave else 0)))
+    return found or [(base, 0)]
+
+
+def _fold(notes: list[int], low: int, high: int) -> tuple[int, ...]:
+    folded = set()
+    for note in notes:
+        while note < low:
+            note += 12
+        while note > high:
+            note -= 12
+        folded.add(note)
+    return tuple(sorted(folded))
+
+
+def _motion(a: tuple[int, ...], b: tuple[int, ...]) -> float:
+    if not a or not b:
+        return 0.0
+    if len(a) == len(b):
+        return sum(abs(x - y) for x, y in zip(a, b, strict=True))
+    return abs(sum(a) / len(a) - sum(b) / len(b)) * len(b) + abs(a[-1] - b[-1])

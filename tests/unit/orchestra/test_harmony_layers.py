@@ -1,0 +1,94 @@
+"""Harmony tracks never double each other, and each genre comps in its own rhythm."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from statistics import median
+
+import pytest
+
+from .heard import HARMONY_ROLES, Heard, compose, doubling, most_sounding, worst_doubling
+
+MULTI_HARMONY = [
+    "gospel in Ab major with organ and pad",
+    "neo soul with Rhodes and pad, Eb minor, 90 BPM",
+    "house with piano and pad, 124 BPM, A minor",
+    "cinematic piano and strings, sad, A minor",
+    "synthwave with arp and pad, 100 BPM, F minor",
+    "blues in E major with organ and guitar, 80 BPM",
+]
+
+
+@pytest.mark.parametrize("prompt", MULTI_HARMONY)
+def test_no_two_harmony_tracks_play_the_same_notes_together(prompt: str) -> None:
+    heard = compose(prompt)
+    harmony = [p for p in heard.role(*HARMONY_ROLES) if p.notes]
+    assert len(harmony) >= 2, [p.role for p in heard.parts]
+    for a, b in itertools.combinations(harmony, 2):
+        assert doubling(a, b) <= 0.5, f"{a.name} doubles {b.name}: {doubling(a, b):.2f}"
+    assert most_sounding(harmony) <= 10
+
+
+def test_gospel_keys_and_pad_sit_in_their_own_registers() -> None:
+    heard = compose("gospel in Ab major with organ and pad")
+    pad = next(p for p in heard.parts if p.role == "pad")
+    comping = [p for p in heard.role("chords", "keys") if p.notes]
+    assert comping
+    for part in comping:
+        assert median(n.pitch for n in pad.notes) > median(n.pitch for n in part.notes) + 5
+    chords_at_once = Counter(n.step for n in pad.notes)
+    assert max(chords_at_once.values()) <= 3  # the pad keeps 2-3 notes
+
+
+def _beat_steps(heard: Heard, role: str) -> Counter[int]:
+    part = next(p for p in heard.parts if p.role == role)
+    per_bar = heard.steps_per_bar
+    return Counter(n.step % per_bar for n in part.notes)
+
+
+def test_reggae_guitar_skanks_on_two_and_four() -> None:
+    steps = _beat_steps(compose("reggae in G major, 75 BPM"), "chords")
+    assert (steps[4] + steps[12]) / sum(steps.values()) >= 0.6
+    assert steps[0] == 0
+
+
+def test_rock_guitar_plays_power_chords_in_eighths() -> None:
+    heard = compose("rock in E minor, 130 BPM")
+    guitar = next(p for p in heard.parts if p.role == "chords")
+    assert guitar.name == "Guitar"
+    by_onset: dict[int, list[int]] = {}
+    for note in guitar.notes:
+        by_onset.setdefault(note.step, []).append(note.pitch)
+    shapes = Counter(tuple(p - min(ps) for p in sorted(ps)) for ps in by_onset.values())
+    assert shapes[(0, 7, 12)] / sum(shapes.values()) >= 0.8
+    assert sum(1 for s in by_onset if s % 2 == 0) / len(by_onset) >= 0.8  # 16th gallops when hot
+
+
+def test_funk_guitar_chops_short_sixteenths() -> None:
+    guitar = next(p for p in compose("funk in E minor, 108 BPM").parts if p.role == "chords")
+    assert median(n.length for n in guitar.notes) <= 0.25
+    assert sum(1 for n in guitar.notes if n.step % 2) / len(guitar.notes) >= 0.2
+
+
+def test_house_piano_stabs_on_the_offbeats() -> None:
+    steps = _beat_steps(compose("house with piano and pad, 124 BPM, A minor"), "chords")
+    assert sum(steps[s] for s in (2, 6, 10, 14)) / sum(steps.values()) >= 0.7
+
+
+def test_bossa_guitar_plays_the_batida_on_the_clave() -> None:
+    heard = compose("bossa nova in F major, 130 BPM")
+    guitar = next(p for p in heard.parts if p.role == "chords")
+    assert guitar.name == "Nylon Guitar"
+    two_bars = 2 * heard.steps_per_bar
+    clave = {0, 6, 12, 20, 26}
+    onsets = {n.step for n in guitar.notes}
+    assert sum(1 for s in onsets if s % two_bars in clave) / len(onsets) >= 0.6
+
+
+def test_a_lone_comping_track_keeps_the_progressions_voicing() -> None:
+    heard = compose("boom bap, 90 BPM, D minor")
+    assert worst_doubling(heard) == 0.0
+    piano = next(p for p in heard.parts if p.role == "chords")
+    sizes = Counter(Counter(n.step for n in piano.notes).values())
+    assert max(sizes, key=lambda size: sizes[size]) >= 3
