@@ -27,6 +27,10 @@ from .tracks import choose_tracks
 HARMONY_ROLES = frozenset({"chords", "keys", "pad", "arp"})
 #: The order layers choose their notes in: the comping keeps the progression's own voicing.
 VOICING_ORDER = ("comp", "held", "answer", "pad", "arp")
+#: Layers that keep their top voice under the lead's register, so the tune is never doubled.
+UNDER_THE_LEAD = frozenset({"comp", "answer"})
+#: The least room a layer keeps under the lead (an octave and a half).
+MIN_SPAN = 18
 #: Intervals above the root that colour a chord (thirds, sevenths, ninth): a layer keeps one.
 _COLOUR = frozenset({2, 3, 4, 10, 11})
 
@@ -94,6 +98,17 @@ def layer_voicings(
     raise AssertionError("the track is always among its own placements")  # pragma: no cover
 
 
+def _lead_floor(ctx: PartContext) -> int | None:
+    """The lowest pitch the song's lead may play (None: the band has no lead)."""
+    from .lead import lead_style, lead_window  # the lead's register is the lead's to say
+
+    lead = next((t for t in choose_tracks(ctx.intent, random.Random(0)) if t.role == "lead"), None)
+    if lead is None:
+        return None
+    lead_ctx = PartContext(lead, ctx.song, ctx.intent, ctx.section, ctx.table)
+    return lead_window(lead_ctx, lead_style(lead_ctx))[0]
+
+
 def layer(ctx: PartContext, name: str) -> HarmonyLayer:
     return ctx.table.harmony_layers[name]
 
@@ -113,6 +128,8 @@ def _voice(
 ) -> list[tuple[int, ...]]:
     where = layer(ctx, placement.layer)
     low, high = where.pitch_range
+    if placement.layer in UNDER_THE_LEAD and (floor := _lead_floor(ctx)) is not None:
+        high = max(low + MIN_SPAN, min(high, floor - 1))  # the melody sits on top of the comping
     count = where.voices[0] if ctx.density == "sparse" else where.voices[1]
     if placement.layer == "pad" and band > 2:
         count = where.voices[0]  # a full band leaves the pad two notes
