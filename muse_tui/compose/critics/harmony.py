@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 from collections import defaultdict
 from collections.abc import Sequence
 
+from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.song import SongState
+from muse_tui.knowledge.critics import HarmonyCritic
 from muse_tui.theory import (
     SCALE_STEPS,
     ChordSyntaxError,
@@ -16,7 +19,9 @@ from muse_tui.theory import (
     voice_leading_motion,
 )
 
-from .listening import NEUTRAL, Part, Verdict, clamp, is_drums, percent, worst_cause
+from .listening import NEUTRAL, Part, Verdict, is_drums, percent, step, weigh, worst_cause
+
+Note = tuple[float, float, int, int]
 
 HARMONY_ROLES = frozenset({"chords", "keys", "pad"})
 #: Roles whose strong-beat notes should land on chord tones.
@@ -24,8 +29,16 @@ LINE_ROLES = frozenset({"bass", "sub_bass", "lead", "arp"})
 ON_BEAT = 0.08  # beats of humanised slack around a strong beat
 
 
-def judge_harmony(song: SongState, parts: Sequence[Part]) -> Verdict:
-    """In-key rate (worst part counts double), chord tones on strong beats, voice-leading."""
+def judge_harmony(
+    song: SongState,
+    intent: PipelineIntent | None,
+    parts: Sequence[Part],
+    critic: HarmonyCritic,
+    slack: float,
+) -> Verdict:
+    """In-key rate (worst part counts double), chord tones on strong beats, voice-leading,
+    how many different chords the song moves through, and harmony parts doubling each other.
+    """
     pitched = [p for p in parts if p.notes and not is_drums(p.track)]
     if not pitched:
         return Verdict(0.0, "there are no pitched notes to judge")
@@ -33,22 +46,106 @@ def judge_harmony(song: SongState, parts: Sequence[Part]) -> Verdict:
     rates = [sum(n[2] % 12 in allowed for n in p.notes) / len(p.notes) for p in pitched]
     worst = min(range(len(pitched)), key=lambda i: (rates[i], pitched[i].label))
     in_key = 0.5 * sum(rates) / len(rates) + 0.5 * rates[worst]
-    in_key_score = clamp((in_key - 0.6) / 0.35)
     coverage = chord_tone_coverage(song, pitched)
-    coverage_score = NEUTRAL if coverage is None else clamp((coverage - 0.3) / 0.5)
     motion = chord_motion(song)
-    motion_score = NEUTRAL if motion is None else clamp(1 - (motion - 2) / 6)
+    chords = distinct_chords(song, parts)
+    doubled = worst_doubling(parts, critic.doubling_roles)
+    scores = {
+        "inKey": critic.in_key.score(in_key),
+        "chordTones": NEUTRAL if coverage is None else critic.chord_tones.score(coverage),
+        "voiceLeading": NEUTRAL if motion is None else critic.voice_leading.score(motion),
+        "variety": variety_score(chords, intent, critic),
+        "doubling": 1.0 if doubled is None else critic.doubling.score(doubled[0]),
+    }
     causes = [
         (
-            in_key_score,
+            scores["inKey"],
             f"the {pitched[worst].label} leaves the key on {percent(1 - rates[worst])}% of notes",
         ),
-        (coverage_score, f"only {percent(coverage or 0)}% of strong-beat notes are chord tones"),
-        (motion_score, f"the chords jump {motion or 0:.1f} semitones per voice between changes"),
+        (
+            scores["chordTones"],
+            f"only {percent(coverage or 0)}% of strong-beat notes are chord tones",
+        ),
+        (
+            scores["voiceLeading"],
+            f"the chords jump {motion or 0:.1f} semitones per voice between changes",
+        ),
+        (scores["variety"], _variety_note(song, chords)),
+        (
+            scores["doubling"],
+            f"the {doubled[1]} doubles the {doubled[2]} note for note "
+            f"({percent(doubled[0])}% of its notes)"
+            if doubled
+            else None,
+        ),
     ]
-    return Verdict(
-        0.5 * in_key_score + 0.3 * coverage_score + 0.2 * motion_score, worst_cause(causes)
-    )
+    return Verdict(weigh(scores, critic, slack), worst_cause(causes))
+
+
+def distinct_chords(song: SongState, parts: Sequence[Part]) -> int | None:
+    """How many different chords the song moves through, as written and as heard.
+
+    Heard: the pitch classes the harmony parts sound in each bar. The smaller count
+    wins, so a progression that names four chords but is played as one is one.
+    """
+    counts = []
+    if song.progression is not None:
+        counts.append(len({c.symbol.strip() for c in song.progression.chords}))
+    bpb = song.beats_per_bar
+    bars: dict[int, set[int]] = {}
+    for part in parts:
+        if part.track.role in HARMONY_ROLES:
+            for start, _, pitch, _ in part.notes:
+                bars.setdefault(int(start // bpb), set()).add(pitch % 12)
+    heard = {frozenset(pcs) for pcs in bars.values() if len(pcs) >= 2}
+    if heard:
+        counts.append(len(heard))
+    return min(counts, default=None)
+
+
+def variety_score(
+    chords: int | None, intent: PipelineIntent | None, critic: HarmonyCritic
+) -> float:
+    """Variety from the count of distinct chords; a one-chord vamp is fine where it is the idiom."""
+    if chords is None:
+        return NEUTRAL
+    genres = set(intent.genre) if intent else set()
+    if intent and intent.genre_dna:
+        genres.add(intent.genre_dna.genre)
+    if chords == 1 and genres & set(critic.vamping_genres):
+        return 1.0
+    table = critic.score_by_distinct_chords
+    return table[min(chords, len(table)) - 1]
+
+
+def _variety_note(song: SongState, chords: int | None) -> str | None:
+    if chords is None:
+        return None
+    if chords == 1:
+        first = song.progression.chords[0].symbol if song.progression else "one chord"
+        return f"the harmony never leaves {first}: one chord all song"
+    return f"the harmony only moves between {chords} chords"
+
+
+def doubling(a: Sequence[Note], b: Sequence[Note]) -> float:
+    """Share of the sparser part's (onset step, pitch) pairs that the other plays too."""
+    sa = {(step(n[0]), n[2]) for n in a}
+    sb = {(step(n[0]), n[2]) for n in b}
+    if not sa or not sb:
+        return 0.0
+    return len(sa & sb) / min(len(sa), len(sb))
+
+
+def worst_doubling(parts: Sequence[Part], roles: Sequence[str]) -> tuple[float, str, str] | None:
+    """The most doubled pair of harmony parts: (share, the sparser part, the other)."""
+    harmony = [p for p in parts if p.track.role in roles and p.notes]
+    pairs = []
+    for a, b in itertools.combinations(harmony, 2):
+        sparser, other = (a, b) if len(a.notes) <= len(b.notes) else (b, a)
+        pairs.append(
+            (doubling(a.notes, b.notes), sparser.track.name.lower(), other.track.name.lower())
+        )
+    return max(pairs, default=None)
 
 
 def song_scale(song: SongState) -> tuple[int, str]:

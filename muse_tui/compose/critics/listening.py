@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from muse_tui.contracts.song import Section, SongState, Track
+from muse_tui.knowledge.critics import AxisWeights
 from muse_tui.knowledge.rhythm import rhythm_table
 
 #: An axis (or a measure) below this gets a note naming its cause, even when the song passes.
 WEAK_AXIS = 0.7
 #: What a measure scores when the song gives it nothing to judge.
 NEUTRAL = 0.8
+#: Onsets are compared on a 16th-note grid, so humanised timing does not hide a copy.
+STEPS_PER_BEAT = 4
 
 
 @dataclass(frozen=True)
@@ -69,3 +73,32 @@ def clamp(value: float) -> float:
 
 def percent(share: float) -> int:
     return round(100 * share)
+
+
+def step(beat: float) -> int:
+    """The 16th-note step nearest to a beat."""
+    return round(beat * STEPS_PER_BEAT)
+
+
+def jaccard(a: Iterable[object], b: Iterable[object]) -> float:
+    """Shared items over all items; two empty sets agree completely (1.0)."""
+    a, b = set(a), set(b)
+    return len(a & b) / len(a | b) if a or b else 1.0
+
+
+def base_name(section: Section) -> str:
+    """A section's name without its number ("Chorus 2" → "chorus"), to find its repeats."""
+    return re.sub(r"\s*\d+$", "", section.name).strip().lower()
+
+
+def weigh(scores: Mapping[str, float], critic: AxisWeights, slack: float) -> float:
+    """An axis: the weighted mean of its measures, capped at its worst fault plus `slack`.
+
+    The cap is what makes a critic listen like a person: one glaring fault (a single
+    chord all song, a requested flute that never plays) sinks the axis however
+    polished the rest is.
+    """
+    total = sum(critic.weights.values())
+    mean = sum(w * scores[m] for m, w in critic.weights.items()) / total
+    cap = min((scores[f] + slack for f in critic.faults), default=1.0)
+    return min(mean, cap)

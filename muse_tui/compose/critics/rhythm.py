@@ -1,4 +1,4 @@
-"""Rhythm: does the groove hold within a section, and is the song as busy as its genre."""
+"""Rhythm: the groove holds, fits the genre and is as busy as it; the lead breathes."""
 
 from __future__ import annotations
 
@@ -8,14 +8,34 @@ from collections.abc import Sequence
 
 from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.song import SongState
+from muse_tui.knowledge.critics import RhythmCritic
 
-from .listening import NEUTRAL, Part, Verdict, clamp, is_drums, percent, sections_of, worst_cause
+from .groove import genre_fit, song_family
+from .listening import (
+    NEUTRAL,
+    Part,
+    Verdict,
+    clamp,
+    is_drums,
+    percent,
+    sections_of,
+    weigh,
+    worst_cause,
+)
+from .melody import lead_notes, rest_share
 
 
-def judge_rhythm(song: SongState, intent: PipelineIntent | None, parts: Sequence[Part]) -> Verdict:
-    """Groove consistency within sections and note density against the genre's norm."""
+def judge_rhythm(
+    song: SongState,
+    intent: PipelineIntent | None,
+    parts: Sequence[Part],
+    critic: RhythmCritic,
+    slack: float,
+) -> Verdict:
+    """Groove consistency within sections, density against the genre's norm, whether the
+    drums play the genre's groove at all, and whether the lead leaves room to breathe.
+    """
     groove = groove_consistency(song, parts)
-    groove_score = NEUTRAL if groove is None else clamp((groove - 0.4) / 0.45)
     density = onsets_per_bar(song, parts)
     norm = density_norm(song, intent)
     if density is None:
@@ -23,18 +43,38 @@ def judge_rhythm(song: SongState, intent: PipelineIntent | None, parts: Sequence
     else:
         ratio = density / norm
         density_score = clamp(1.25 - 0.6 * abs(math.log2(max(ratio, 1e-3))))
+    fit = genre_fit(song, intent, [p for p in parts if is_drums(p.track)])
+    rests = rest_share(lead_notes(parts), sections_of(song, parts), song.beats_per_bar)
+    scores = {
+        "groove": NEUTRAL if groove is None else critic.groove.score(groove),
+        "density": density_score,
+        "genreFit": 1.0 if fit is None else critic.genre_fit.score(fit),
+        "leadRests": 1.0 if rests is None else critic.lead_rests.score(rests),
+    }
     pace = "busier" if ratio > 1 else "sparser"
+    family = song_family(intent)
     causes = [
         (
-            groove_score,
+            scores["groove"],
             f"the drums change pattern bar to bar within sections ({percent(groove or 0)}% alike)",
         ),
         (
             density_score,
             f"parts play {density or 0:.1f} onsets a bar, {pace} than the genre's {norm:.1f}",
         ),
+        (
+            scores["genreFit"],
+            f"the drums do not play a {family[1].display_name.lower()} groove "
+            f"(the main bar is {percent(fit or 0)}% like the style's)"
+            if family
+            else None,
+        ),
+        (
+            scores["leadRests"],
+            f"the lead never breathes: it rests {percent(rests or 0)}% of the time",
+        ),
     ]
-    return Verdict(0.6 * groove_score + 0.4 * density_score, worst_cause(causes))
+    return Verdict(weigh(scores, critic, slack), worst_cause(causes))
 
 
 def groove_consistency(song: SongState, parts: Sequence[Part]) -> float | None:

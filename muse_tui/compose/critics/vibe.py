@@ -6,9 +6,18 @@ import contextlib
 from collections.abc import Sequence
 
 from muse_tui.compose.critics.harmony import key_name, song_scale
-from muse_tui.compose.critics.listening import NEUTRAL, Part, Verdict, clamp, is_drums, worst_cause
+from muse_tui.compose.critics.listening import (
+    NEUTRAL,
+    Part,
+    Verdict,
+    clamp,
+    is_drums,
+    weigh,
+    worst_cause,
+)
 from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.song import SongState
+from muse_tui.knowledge.critics import VibeCritic
 from muse_tui.knowledge.sound import MoodPalette, mood_palette
 from muse_tui.theory.scale import SCALE_STEPS, scale_kind
 
@@ -21,6 +30,8 @@ def judge_vibe(
     song: SongState,
     intent: PipelineIntent | None,
     parts: Sequence[Part],
+    critic: VibeCritic,
+    slack: float,
     palette: MoodPalette | None = None,
 ) -> Verdict:
     """Tempo against the genre's range, mode and register against the moods."""
@@ -60,9 +71,8 @@ def judge_vibe(
         height = "high" if register > aim else "low"
         register_note = f"the parts sit {height} (mean pitch {register:.0f}) for a {words} mood"
     causes = [(tempo_score, tempo_note), (mode_score, mode_note), (register_score, register_note)]
-    return Verdict(
-        0.35 * tempo_score + 0.4 * mode_score + 0.25 * register_score, worst_cause(causes)
-    )
+    scores = {"tempo": tempo_score, "mode": mode_score, "register": register_score}
+    return Verdict(weigh(scores, critic, slack), worst_cause(causes))
 
 
 def mode_brightness(song: SongState) -> float:

@@ -99,7 +99,8 @@ def clean_song(
             if "drums" in players:
                 notes["drums"] += _drum_bar(at, velocity)
             if "lead" in players:
-                tones = [voicing[0] + 12, voicing[1] + 12, voicing[2] + 12, voicing[1] + 12]
+                # Three chord tones and a breath on beat 4, as a sung line would.
+                tones = [voicing[0] + 12, voicing[1] + 12, voicing[2] + 12]
                 notes["lead"] += [
                     _note(p + lead_shift, velocity, at + i, 0.9) for i, p in enumerate(tones)
                 ]

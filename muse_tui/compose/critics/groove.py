@@ -1,0 +1,93 @@
+"""Does the groove fit the genre: the song's main drum bar against its drum family's bars.
+
+Only the three voices that define a groove are compared — kick, backbeat (snare,
+clap, rim) and the time-keeping cymbal (hats, ride) — as (voice, 16th step) pairs,
+so a trap bar in a bossa nova is far from every jazz-ride bar however it is humanised.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from muse_tui.contracts.intent import PipelineIntent
+from muse_tui.contracts.song import SongState
+from muse_tui.knowledge.rhythm import DrumPattern, FamilyRhythm, rhythm_table
+from muse_tui.theory.drums import VOICE_PITCHES
+
+from .listening import STEPS_PER_BEAT, Part, jaccard, step
+
+KICKS = frozenset({35, 36})
+BACKBEATS = frozenset({37, 38, 39, 40})  # side stick, snare, clap, electric snare
+TIME_CYMBALS = frozenset({42, 44, 46, 51, 59})  # hats, and the ride that stands in for them
+
+DrumBar = frozenset[tuple[str, int]]
+
+
+def drum_voice(pitch: int) -> str | None:
+    """ "kick", "snare" or "hat" for the voices a groove is made of; None for the rest."""
+    if pitch in KICKS:
+        return "kick"
+    if pitch in BACKBEATS:
+        return "snare"
+    if pitch in TIME_CYMBALS:
+        return "hat"
+    return None
+
+
+def main_drum_bar(song: SongState, drums: Sequence[Part]) -> DrumBar:
+    """The song's most frequent non-empty drum bar (the earliest wins a tie); empty if none."""
+    bar_steps = round(song.beats_per_bar * STEPS_PER_BEAT)
+    bars: dict[int, set[tuple[str, int]]] = {}
+    for part in drums:
+        for start, _, pitch, _ in part.notes:
+            voice = drum_voice(pitch)
+            if voice is not None:
+                at = step(start)
+                bars.setdefault(at // bar_steps, set()).add((voice, at % bar_steps))
+    ordered = [frozenset(bars[b]) for b in sorted(bars)]
+    if not ordered:
+        return frozenset()
+    counts = Counter(ordered)
+    best = max(counts.values())
+    return next(b for b in ordered if counts[b] == best)
+
+
+def family_bars(family: FamilyRhythm, bar_steps: int) -> list[DrumBar]:
+    """Every bar the family's sparse, base and busy patterns play, as (voice, step) pairs."""
+    patterns = [*family.patterns.sparse, *family.patterns.base, *family.patterns.busy]
+    return [bar for pattern in patterns for bar in _pattern_bars(pattern, bar_steps)]
+
+
+def _pattern_bars(pattern: DrumPattern, bar_steps: int) -> list[DrumBar]:
+    bars: list[set[tuple[str, int]]] = [set() for _ in range(-(-pattern.steps // bar_steps))]
+    for voice, grid in pattern.voices.items():
+        kind = drum_voice(VOICE_PITCHES.get(voice, -1))
+        for at, hit in enumerate(grid):
+            if kind is not None and hit != ".":
+                bars[at // bar_steps].add((kind, at % bar_steps))
+    return [frozenset(b) for b in bars if b]
+
+
+def song_family(intent: PipelineIntent | None) -> tuple[str, FamilyRhythm] | None:
+    """The drum family the genre asks for, if it has one (ambient asks for none)."""
+    dna = intent.genre_dna if intent else None
+    if dna is None:
+        return None
+    family = rhythm_table().drums.families.get(dna.drum_family)
+    return None if family is None else (dna.drum_family, family)
+
+
+def genre_fit(
+    song: SongState, intent: PipelineIntent | None, drums: Sequence[Part]
+) -> float | None:
+    """How close the main drum bar is to the nearest bar of the genre's family (0–1).
+
+    None when there is nothing to compare: no drums heard, or a genre without a family.
+    """
+    found = song_family(intent)
+    main = main_drum_bar(song, drums)
+    if found is None or not main:
+        return None
+    bar_steps = round(song.beats_per_bar * STEPS_PER_BEAT)
+    return max((jaccard(main, bar) for bar in family_bars(found[1], bar_steps)), default=None)
