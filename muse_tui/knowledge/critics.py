@@ -9,7 +9,7 @@ without reading code.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -63,9 +63,7 @@ class HarmonyCritic(AxisWeights):
     in_key: Ramp
     chord_tones: Ramp
     voice_leading: Ramp = Field(description="mean semitones a voice moves between chords")
-    score_by_distinct_chords: list[float] = Field(
-        min_length=1, description="variety for 1, 2, … distinct chords; the last covers more"
-    )
+    variety: Ramp = Field(description="effective number of chords: 1 / sum of squared shares")
     vamping_genres: list[str] = Field(description="genres where one chord all song is the idiom")
     vamping_source: str
     doubling: Ramp = Field(description="share of one harmony track's notes another plays too")
@@ -77,6 +75,9 @@ class RhythmCritic(AxisWeights):
 
     groove: Ramp = Field(description="how alike a section's drum bars are")
     genre_fit: Ramp = Field(description="Jaccard of the main drum bar and the family's bars")
+    genre_fit_voices: dict[Literal["kick", "snare", "hat"], float] = Field(
+        min_length=1, description="how much each voice's Jaccard counts"
+    )
     lead_rests: Ramp = Field(description="share of the time the lead is silent where it plays")
 
 
@@ -93,6 +94,10 @@ class ArrangementCritic(AxisWeights):
 
 class VibeCritic(AxisWeights):
     MEASURES = frozenset({"tempo", "mode", "register"})
+
+    usual_mode_floor: float = Field(
+        ge=0, le=1, description="the least a mode the genre habitually uses scores"
+    )
 
 
 class CriticTable(Contract):

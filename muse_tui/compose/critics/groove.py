@@ -1,14 +1,16 @@
 """Does the groove fit the genre: the song's main drum bar against its drum family's bars.
 
 Only the three voices that define a groove are compared — kick, backbeat (snare,
-clap, rim) and the time-keeping cymbal (hats, ride) — as (voice, 16th step) pairs,
-so a trap bar in a bossa nova is far from every jazz-ride bar however it is humanised.
+clap, rim) and the time-keeping cymbal (hats, ride) — as 16th steps, each voice on
+its own and then weighted: eight hats on the 8ths are in half the styles there are,
+so the kick and the backbeat, where genres differ, weigh most. A trap bar in a bossa
+nova is far from every jazz-ride bar however it is humanised.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.song import SongState
@@ -79,7 +81,10 @@ def song_family(intent: PipelineIntent | None) -> tuple[str, FamilyRhythm] | Non
 
 
 def genre_fit(
-    song: SongState, intent: PipelineIntent | None, drums: Sequence[Part]
+    song: SongState,
+    intent: PipelineIntent | None,
+    drums: Sequence[Part],
+    weights: Mapping[str, float],
 ) -> float | None:
     """How close the main drum bar is to the nearest bar of the genre's family (0–1).
 
@@ -90,4 +95,17 @@ def genre_fit(
     if found is None or not main:
         return None
     bar_steps = round(song.beats_per_bar * STEPS_PER_BEAT)
-    return max((jaccard(main, bar) for bar in family_bars(found[1], bar_steps)), default=None)
+    bars = family_bars(found[1], bar_steps)
+    return max((voice_jaccard(main, bar, weights) for bar in bars), default=None)
+
+
+def voice_jaccard(a: DrumBar, b: DrumBar, weights: Mapping[str, float]) -> float:
+    """Each voice's Jaccard of steps, weighted, over the voices either bar plays."""
+    total = weight = 0.0
+    for voice, w in weights.items():
+        steps_a = {at for v, at in a if v == voice}
+        steps_b = {at for v, at in b if v == voice}
+        if steps_a or steps_b:
+            total += w * jaccard(steps_a, steps_b)
+            weight += w
+    return total / weight if weight else 1.0

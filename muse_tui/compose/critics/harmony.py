@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from muse_tui.contracts.intent import PipelineIntent
@@ -48,13 +48,13 @@ def judge_harmony(
     in_key = 0.5 * sum(rates) / len(rates) + 0.5 * rates[worst]
     coverage = chord_tone_coverage(song, pitched)
     motion = chord_motion(song)
-    chords = distinct_chords(song, parts)
+    variety = chord_variety(song, parts)
     doubled = worst_doubling(parts, critic.doubling_roles)
     scores = {
         "inKey": critic.in_key.score(in_key),
         "chordTones": NEUTRAL if coverage is None else critic.chord_tones.score(coverage),
         "voiceLeading": NEUTRAL if motion is None else critic.voice_leading.score(motion),
-        "variety": variety_score(chords, intent, critic),
+        "variety": variety_score(variety, intent, critic),
         "doubling": 1.0 if doubled is None else critic.doubling.score(doubled[0]),
     }
     causes = [
@@ -70,7 +70,7 @@ def judge_harmony(
             scores["voiceLeading"],
             f"the chords jump {motion or 0:.1f} semitones per voice between changes",
         ),
-        (scores["variety"], _variety_note(song, chords)),
+        (scores["variety"], _variety_note(variety)),
         (
             scores["doubling"],
             f"the {doubled[1]} doubles the {doubled[2]} note for note "
@@ -82,49 +82,56 @@ def judge_harmony(
     return Verdict(weigh(scores, critic, slack), worst_cause(causes))
 
 
-def distinct_chords(song: SongState, parts: Sequence[Part]) -> int | None:
-    """How many different chords the song moves through, as written and as heard.
+def chord_variety(song: SongState, parts: Sequence[Part]) -> tuple[float, str] | None:
+    """The effective number of chords the song moves through, and the one it leans on most.
 
-    Heard: the pitch classes the harmony parts sound in each bar. The smaller count
-    wins, so a progression that names four chords but is played as one is one.
+    Effective count: 1 / Σ share², each chord's share of the time. Four equal chords
+    count 4, a 65-chord progression of Am with one A in it counts 1.0. Taken both as
+    written (the progression, by beats) and as heard (each bar's pitch classes in the
+    harmony parts); the smaller wins, so four chords played as one are one.
     """
-    counts = []
+    found = []
     if song.progression is not None:
-        counts.append(len({c.symbol.strip() for c in song.progression.chords}))
+        beats: Counter[str] = Counter()
+        for chord in song.progression.chords:
+            beats[chord.symbol.strip()] += chord.beats
+        found.append((_effective(beats), beats.most_common(1)[0][0]))
     bpb = song.beats_per_bar
     bars: dict[int, set[int]] = {}
     for part in parts:
         if part.track.role in HARMONY_ROLES:
             for start, _, pitch, _ in part.notes:
                 bars.setdefault(int(start // bpb), set()).add(pitch % 12)
-    heard = {frozenset(pcs) for pcs in bars.values() if len(pcs) >= 2}
+    heard = Counter(frozenset(pcs) for pcs in bars.values() if len(pcs) >= 2)
     if heard:
-        counts.append(len(heard))
-    return min(counts, default=None)
+        found.append((_effective(heard), found[0][1] if found else "one chord"))
+    return min(found, default=None)
+
+
+def _effective(weights: Counter[str] | Counter[frozenset[int]]) -> float:
+    total = sum(weights.values())
+    return 1 / sum((w / total) ** 2 for w in weights.values())
 
 
 def variety_score(
-    chords: int | None, intent: PipelineIntent | None, critic: HarmonyCritic
+    variety: tuple[float, str] | None, intent: PipelineIntent | None, critic: HarmonyCritic
 ) -> float:
-    """Variety from the count of distinct chords; a one-chord vamp is fine where it is the idiom."""
-    if chords is None:
-        return NEUTRAL
+    """Variety from the effective chord count; in a genre that vamps one chord is the idiom."""
     genres = set(intent.genre) if intent else set()
     if intent and intent.genre_dna:
         genres.add(intent.genre_dna.genre)
-    if chords == 1 and genres & set(critic.vamping_genres):
+    if variety is None or genres & set(critic.vamping_genres):
         return 1.0
-    table = critic.score_by_distinct_chords
-    return table[min(chords, len(table)) - 1]
+    return critic.variety.score(variety[0])
 
 
-def _variety_note(song: SongState, chords: int | None) -> str | None:
-    if chords is None:
+def _variety_note(variety: tuple[float, str] | None) -> str | None:
+    if variety is None:
         return None
-    if chords == 1:
-        first = song.progression.chords[0].symbol if song.progression else "one chord"
-        return f"the harmony never leaves {first}: one chord all song"
-    return f"the harmony only moves between {chords} chords"
+    count, leaned_on = variety
+    if count < 1.5:
+        return f"the harmony never really leaves {leaned_on}: one chord all song"
+    return f"the harmony only moves between about {count:.0f} chords, mostly {leaned_on}"
 
 
 def doubling(a: Sequence[Note], b: Sequence[Note]) -> float:
@@ -142,9 +149,10 @@ def worst_doubling(parts: Sequence[Part], roles: Sequence[str]) -> tuple[float, 
     pairs = []
     for a, b in itertools.combinations(harmony, 2):
         sparser, other = (a, b) if len(a.notes) <= len(b.notes) else (b, a)
-        pairs.append(
-            (doubling(a.notes, b.notes), sparser.track.name.lower(), other.track.name.lower())
-        )
+        names = sparser.track.name.lower(), other.track.name.lower()
+        if names[0] == names[1]:  # two "Piano" tracks: say which part each plays
+            names = sparser.label, other.label
+        pairs.append((doubling(a.notes, b.notes), *names))
     return max(pairs, default=None)
 
 

@@ -92,13 +92,14 @@ def base_name(section: Section) -> str:
 
 
 def weigh(scores: Mapping[str, float], critic: AxisWeights, slack: float) -> float:
-    """An axis: the weighted mean of its measures, capped at its worst fault plus `slack`.
+    """An axis: the weighted mean of its measures, pulled down by each fault it hears.
 
-    The cap is what makes a critic listen like a person: one glaring fault (a single
-    chord all song, a requested flute that never plays) sinks the axis however
-    polished the rest is.
+    Each fault scales the axis by its score plus `slack` (at most 1), so a fault
+    scoring 0 leaves `slack` of the axis and two faults leave less than one. This is
+    what makes a critic listen like a person: one glaring fault (a single chord all
+    song, a requested flute that never plays) sinks the axis however polished the
+    rest is, and a second one sinks it further.
     """
     total = sum(critic.weights.values())
     mean = sum(w * scores[m] for m, w in critic.weights.items()) / total
-    cap = min((scores[f] + slack for f in critic.faults), default=1.0)
-    return min(mean, cap)
+    return mean * math.prod(min(1.0, scores[f] + slack) for f in critic.faults)
