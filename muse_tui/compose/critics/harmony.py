@@ -148,7 +148,8 @@ def worst_doubling(parts: Sequence[Part], roles: Sequence[str]) -> tuple[float, 
     harmony = [p for p in parts if p.track.role in roles and p.notes]
     pairs = []
     for a, b in itertools.combinations(harmony, 2):
-        sparser, other = (a, b) if len(a.notes) <= len(b.notes) else (b, a)
+        # The sparser part doubles the other; on a tie, the one listed later (pad, not chords).
+        sparser, other = (a, b) if len(a.notes) < len(b.notes) else (b, a)
         names = sparser.track.name.lower(), other.track.name.lower()
         if names[0] == names[1]:  # two "Piano" tracks: say which part each plays
             names = sparser.label, other.label
