@@ -88,7 +88,7 @@ def section_energy_heard(song: SongState, parts: Sequence[Part]) -> list[float]:
     stats = []
     for section in song.arrangement.sections:
         lo, hi = section.start_bar * bpb, section.end_bar * bpb
-        inside = [[n for n in p.notes if lo <= n[0] < hi] for p in parts]
+        inside = [p.between(lo, hi) for p in parts]
         notes = [n for ns in inside for n in ns]
         playing = sum(1 for ns in inside if ns) / len(parts) if parts else 0.0
         velocity = sum(n[3] for n in notes) / len(notes) / 127 if notes else 0.0

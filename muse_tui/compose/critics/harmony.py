@@ -73,7 +73,7 @@ def judge_harmony(
         (scores["variety"], _variety_note(variety)),
         (
             scores["doubling"],
-            f"the {doubled[1]} doubles the {doubled[2]} note for note "
+            f"the {doubled[1]} part doubles the {doubled[2]} note for note "
             f"({percent(doubled[0])}% of its notes)"
             if doubled
             else None,
@@ -180,6 +180,8 @@ def key_pitch_classes(song: SongState) -> frozenset[int]:
 def chord_tone_coverage(song: SongState, parts: Sequence[Part]) -> float | None:
     """Share of bass, lead and arp notes on strong beats that belong to the sounding chord."""
     sounding = _harmony_timeline(parts)
+    chords = song.progression.chords if song.progression else []
+    written = [(c.beats, _chord_pitch_classes(c.symbol, c.voicing)) for c in chords]
     bar = song.beats_per_bar
     strong = (0.0, bar / 2) if bar % 2 == 0 else (0.0,)
     hits = total = 0
@@ -190,7 +192,7 @@ def chord_tone_coverage(song: SongState, parts: Sequence[Part]) -> float | None:
             # Distance to the nearest strong beat, so a note pushed just ahead of the bar counts.
             if min(abs((start - b + bar / 2) % bar - bar / 2) for b in strong) > ON_BEAT:
                 continue
-            chord = _chord_at(start, sounding, song)
+            chord = _chord_at(start, sounding, written)
             if chord:
                 total += 1
                 hits += pitch % 12 in chord
@@ -226,19 +228,24 @@ def _harmony_timeline(parts: Sequence[Part]) -> dict[int, list[tuple[float, floa
 
 
 def _chord_at(
-    beat: float, sounding: dict[int, list[tuple[float, float, int]]], song: SongState
+    beat: float,
+    sounding: dict[int, list[tuple[float, float, int]]],
+    written: Sequence[tuple[float, set[int]]],
 ) -> set[int] | None:
-    """The pitch classes sounding in the harmony parts at `beat`, else the progression's chord."""
+    """The pitch classes sounding in the harmony parts at `beat`, else the progression's chord.
+
+    `written` is the progression as (beats, pitch classes), looping.
+    """
     pcs = {pc for s, e, pc in sounding.get(int(beat), ()) if s <= beat + 0.125 and e > beat}
     if len(pcs) >= 2:
         return pcs
-    if song.progression is None:
+    if not written:
         return None
-    at = beat % song.progression.total_beats
-    for chord in song.progression.chords:
-        if at < chord.beats:
-            return _chord_pitch_classes(chord.symbol, chord.voicing)
-        at -= chord.beats
+    at = beat % sum(beats for beats, _ in written)
+    for beats, chord in written:
+        if at < beats:
+            return chord
+        at -= beats
     return None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -37,6 +38,10 @@ class Part:
     @property
     def label(self) -> str:
         return self.track.role.replace("_", " ")
+
+    def between(self, lo: float, hi: float) -> list[tuple[float, float, int, int]]:
+        """The notes starting in [lo, hi): a slice, since the notes are in onset order."""
+        return self.notes[bisect_left(self.notes, (lo,)) : bisect_left(self.notes, (hi,))]
 
 
 def part_of(track: Track) -> Part:

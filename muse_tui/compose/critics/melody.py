@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 
@@ -41,6 +42,8 @@ def motif_units(
 ) -> list[tuple[tuple[int, int], ...]]:
     """The lead cut into units of `unit_bars` from each section's start, transposition-free.
 
+    `notes` are in onset order (as `lead_notes` gives them).
+
     A unit is its onsets (16th steps from the unit's start) and its pitches against
     the unit's first note, so a sequence a tone higher is the same idea.
     """
@@ -48,7 +51,7 @@ def motif_units(
     for section in sections:
         for first in range(section.start_bar, section.end_bar - unit_bars + 1, unit_bars):
             lo, hi = first * bpb, (first + unit_bars) * bpb
-            inside = [n for n in notes if lo <= n[0] < hi]
+            inside = notes[bisect_left(notes, (lo,)) : bisect_left(notes, (hi,))]
             if inside:
                 units.append(tuple((step(n[0] - lo), n[2] - inside[0][2]) for n in inside))
     return units

@@ -54,7 +54,9 @@ class Composed:
 
 def compose_all(prompts: Iterable[tuple[str, int]]) -> dict[tuple[str, int], Composed]:
     """Compose each (prompt, seed) headless, as `compose --yes` would, in a throwaway folder."""
-    with tempfile.TemporaryDirectory(prefix="muse-labelled-") as folder:
+    shm = Path("/dev/shm")  # the session writer fsyncs: in RAM that costs nothing
+    ram = shm if shm.is_dir() else None
+    with tempfile.TemporaryDirectory(prefix="muse-labelled-", dir=ram) as folder:
         engine = Orchestrator(product_stages(), Path(folder))
         config = PipelineConfig(approval_gates=[], enable_checkpoints=False)
         found = {}
@@ -202,15 +204,21 @@ def pad_doubles_chords(
 
 
 def lead_in_eighths(song: SongState, intent: PipelineIntent, donor: SongState) -> SongState | None:
-    """The lead plays unbroken 8th notes up and down the scale wherever it played before."""
+    """The lead plays unbroken 8th notes up and down the scale through every section it was in."""
     leads = [t for t in song.tracks if t.role == "lead" and notes_of(t)]
-    if not leads:
+    if not leads or song.arrangement is None:
         return None
     bpb = song.beats_per_bar
     key = key_of(song.key, song.mode)
     scale = [60 + key.tonic_pc + s for s in SCALE_STEPS[key.mode]]
     walk = [*scale, scale[0] + 12, *reversed(scale[1:])]
-    bars = sorted({int(n.start_beat // bpb) for t in leads for n in notes_of(t)})
+    played = {int(n.start_beat // bpb) for t in leads for n in notes_of(t)}
+    bars = [
+        bar
+        for s in song.arrangement.sections
+        if played & set(range(s.start_bar, s.end_bar))
+        for bar in range(s.start_bar, s.end_bar)
+    ]
     steps = itertools.cycle(walk)
     eighths = [
         Note(pitch=next(steps), velocity=90, start_beat=bar * bpb + i / 2, duration_beats=0.5)
