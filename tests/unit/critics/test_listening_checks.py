@@ -178,3 +178,16 @@ def test_the_bundled_critic_file_loads() -> None:
 
     assert {"variety", "doubling"} <= set(table.harmony.faults)
     assert "instruments" in table.arrangement.faults
+
+
+def test_a_requested_kit_sound_is_heard_only_when_its_drum_is_hit() -> None:
+    song = clean_song()
+    intent = pop_intent().model_copy(update={"instrument_requests": ["cowbell"]})
+    bars = sorted({int(n.start_beat // 4) for n in notes_of(song, "drums")})
+    cowbell = [
+        Note(pitch=56, velocity=80, start_beat=b * 4 + 0.5, duration_beats=0.25) for b in bars
+    ]
+    with_bell = with_notes(song, "drums", [*notes_of(song, "drums"), *cowbell])
+
+    assert any("cowbell you asked for never plays" in n for n in score_song(song, intent).notes)
+    assert not any("cowbell" in n for n in score_song(with_bell, intent).notes)
