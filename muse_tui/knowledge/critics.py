@@ -78,6 +78,11 @@ class RhythmCritic(AxisWeights):
     genre_fit_voices: dict[Literal["kick", "snare", "hat"], float] = Field(
         min_length=1, description="how much each voice's Jaccard counts"
     )
+    signature_weight: float = Field(
+        ge=0,
+        le=1,
+        description="share of the fit lost when the family's signature sounds are missing",
+    )
     lead_rests: Ramp = Field(description="share of the time the lead is silent where it plays")
 
 

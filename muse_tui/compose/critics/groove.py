@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.song import SongState
@@ -71,13 +72,24 @@ def _pattern_bars(pattern: DrumPattern, bar_steps: int) -> list[DrumBar]:
     return [frozenset(b) for b in bars if b]
 
 
-def song_family(intent: PipelineIntent | None) -> tuple[str, FamilyRhythm] | None:
+def song_family(intent: PipelineIntent | None) -> FamilyRhythm | None:
     """The drum family the genre asks for, if it has one (ambient asks for none)."""
     dna = intent.genre_dna if intent else None
-    if dna is None:
-        return None
-    family = rhythm_table().drums.families.get(dna.drum_family)
-    return None if family is None else (dna.drum_family, family)
+    return None if dna is None else rhythm_table().drums.families.get(dna.drum_family)
+
+
+@dataclass(frozen=True)
+class GrooveFit:
+    """How close the drums are to the genre's family, and its signature sounds never hit."""
+
+    family: str
+    likeness: float
+    missing: tuple[str, ...]
+
+    def score(self, signature_weight: float, signature_count: int) -> float:
+        """The likeness, cut by `signature_weight` when every signature sound is missing."""
+        share = len(self.missing) / signature_count if signature_count else 0.0
+        return self.likeness * (1 - signature_weight * share)
 
 
 def genre_fit(
@@ -85,18 +97,32 @@ def genre_fit(
     intent: PipelineIntent | None,
     drums: Sequence[Part],
     weights: Mapping[str, float],
-) -> float | None:
-    """How close the main drum bar is to the nearest bar of the genre's family (0–1).
+) -> tuple[GrooveFit, int] | None:
+    """The main drum bar against the nearest bar of the genre's family, and the family's
+    signature sounds (with how many it has) the drums never play.
 
     None when there is nothing to compare: no drums heard, or a genre without a family.
     """
-    found = song_family(intent)
+    family = song_family(intent)
     main = main_drum_bar(song, drums)
-    if found is None or not main:
+    if family is None or not main:
         return None
     bar_steps = round(song.beats_per_bar * STEPS_PER_BEAT)
-    bars = family_bars(found[1], bar_steps)
-    return max((voice_jaccard(main, bar, weights) for bar in bars), default=None)
+    bars = family_bars(family, bar_steps)
+    likeness = max((voice_jaccard(main, bar, weights) for bar in bars), default=1.0)
+    hit = {n[2] for p in drums for n in p.notes}
+    signature = signature_voices(family)
+    missing = tuple(v for v in signature if VOICE_PITCHES[v] not in hit)
+    return GrooveFit(family.display_name.lower(), likeness, missing), len(signature)
+
+
+def signature_voices(family: FamilyRhythm) -> list[str]:
+    """Sounds beyond kick, backbeat and cymbal that every base pattern of the family plays:
+    phonk's cowbell, afrobeats' shaker and claves. A groove without them is another style's.
+    """
+    played = [{v for v, grid in p.voices.items() if grid.strip(".")} for p in family.patterns.base]
+    every = set.intersection(*played) if played else set()
+    return sorted(v for v in every if v in VOICE_PITCHES and drum_voice(VOICE_PITCHES[v]) is None)
 
 
 def voice_jaccard(a: DrumBar, b: DrumBar, weights: Mapping[str, float]) -> float:

@@ -10,7 +10,7 @@ from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.song import SongState
 from muse_tui.knowledge.critics import RhythmCritic
 
-from .groove import genre_fit, song_family
+from .groove import GrooveFit, genre_fit
 from .listening import (
     NEUTRAL,
     Part,
@@ -48,11 +48,12 @@ def judge_rhythm(
     scores = {
         "groove": NEUTRAL if groove is None else critic.groove.score(groove),
         "density": density_score,
-        "genreFit": 1.0 if fit is None else critic.genre_fit.score(fit),
+        "genreFit": 1.0
+        if fit is None
+        else critic.genre_fit.score(fit[0].score(critic.signature_weight, fit[1])),
         "leadRests": 1.0 if rests is None else critic.lead_rests.score(rests),
     }
     pace = "busier" if ratio > 1 else "sparser"
-    family = song_family(intent)
     causes = [
         (
             scores["groove"],
@@ -62,19 +63,23 @@ def judge_rhythm(
             density_score,
             f"parts play {density or 0:.1f} onsets a bar, {pace} than the genre's {norm:.1f}",
         ),
-        (
-            scores["genreFit"],
-            f"the drums do not play a {family[1].display_name.lower()} groove "
-            f"(the main bar is {percent(fit or 0)}% like the style's)"
-            if family
-            else None,
-        ),
+        (scores["genreFit"], None if fit is None else _groove_note(fit[0])),
         (
             scores["leadRests"],
             f"the lead never breathes: it rests {percent(rests or 0)}% of the time",
         ),
     ]
     return Verdict(weigh(scores, critic, slack), worst_cause(causes))
+
+
+def _groove_note(fit: GrooveFit) -> str:
+    if fit.missing and fit.likeness >= 0.75:
+        sounds = " and ".join(v.replace("_", " ") for v in fit.missing)
+        return f"the drums never play the {sounds} a {fit.family} groove is built on"
+    return (
+        f"the drums do not play a {fit.family} groove "
+        f"(the main bar is {percent(fit.likeness)}% like the style's)"
+    )
 
 
 def groove_consistency(song: SongState, parts: Sequence[Part]) -> float | None:

@@ -191,3 +191,31 @@ def test_a_requested_kit_sound_is_heard_only_when_its_drum_is_hit() -> None:
 
     assert any("cowbell you asked for never plays" in n for n in score_song(song, intent).notes)
     assert not any("cowbell" in n for n in score_song(with_bell, intent).notes)
+
+
+def test_drums_without_the_familys_signature_sound_are_told_what_they_lack(
+    skills_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A family whose every base pattern rings a cowbell (as phonk's does) wants one heard."""
+    path = skills_copy / "rhythm/drum-families/band.json"
+    data = json.loads(path.read_text())
+    for pattern in data["families"]["rock"]["patterns"]["base"]:
+        steps = len(next(iter(pattern["voices"].values())))
+        pattern["voices"]["cowbell"] = "x..." * (steps // 4)
+    path.write_text(json.dumps(data))
+    monkeypatch.setenv("MUSE_SKILLS_DIR", str(skills_copy))
+    reload_all()
+    song = clean_song()
+    bars = sorted({int(n.start_beat // 4) for n in notes_of(song, "drums")})
+    bell = [
+        Note(pitch=56, velocity=80, start_beat=b * 4 + i, duration_beats=0.25)
+        for b in bars
+        for i in range(4)
+    ]
+    with_bell = with_notes(song, "drums", [*notes_of(song, "drums"), *bell])
+
+    plain, rung = score_song(song, pop_intent()), score_song(with_bell, pop_intent())
+
+    assert plain.rhythm < rung.rhythm
+    assert any("never play the cowbell a rock groove" in n for n in plain.notes), plain.notes
+    assert not any("cowbell" in n for n in rung.notes), rung.notes
