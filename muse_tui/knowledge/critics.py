@@ -19,6 +19,8 @@ from muse_tui.knowledge.loader import load_table
 from muse_tui.knowledge.table import skill_table
 
 CRITICS_FILE = "critics/critics.json"
+#: The three voices a groove is compared on: kick, backbeat, time-keeping cymbal.
+GrooveVoice = Literal["kick", "snare", "hat"]
 
 
 class Ramp(Contract):
@@ -75,7 +77,7 @@ class RhythmCritic(AxisWeights):
 
     groove: Ramp = Field(description="how alike a section's drum bars are")
     genre_fit: Ramp = Field(description="Jaccard of the main drum bar and the family's bars")
-    genre_fit_voices: dict[Literal["kick", "snare", "hat"], float] = Field(
+    genre_fit_voices: dict[GrooveVoice, float] = Field(
         min_length=1, description="how much each voice's Jaccard counts"
     )
     signature_weight: float = Field(

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.song import SongState
+from muse_tui.knowledge.critics import GrooveVoice
 from muse_tui.knowledge.rhythm import DrumPattern, FamilyRhythm, rhythm_table
 from muse_tui.theory.drums import VOICE_PITCHES
 
@@ -96,7 +97,7 @@ def genre_fit(
     song: SongState,
     intent: PipelineIntent | None,
     drums: Sequence[Part],
-    weights: Mapping[str, float],
+    weights: Mapping[GrooveVoice, float],
 ) -> tuple[GrooveFit, int] | None:
     """The main drum bar against the nearest bar of the genre's family, and the family's
     signature sounds (with how many it has) the drums never play.
@@ -125,7 +126,7 @@ def signature_voices(family: FamilyRhythm) -> list[str]:
     return sorted(v for v in every if v in VOICE_PITCHES and drum_voice(VOICE_PITCHES[v]) is None)
 
 
-def voice_jaccard(a: DrumBar, b: DrumBar, weights: Mapping[str, float]) -> float:
+def voice_jaccard(a: DrumBar, b: DrumBar, weights: Mapping[GrooveVoice, float]) -> float:
     """Each voice's Jaccard of steps, weighted, over the voices either bar plays."""
     total = weight = 0.0
     for voice, w in weights.items():

@@ -6,7 +6,7 @@ import contextlib
 import itertools
 import math
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.song import SongState
@@ -90,12 +90,13 @@ def chord_variety(song: SongState, parts: Sequence[Part]) -> tuple[float, str] |
     written (the progression, by beats) and as heard (each bar's pitch classes in the
     harmony parts); the smaller wins, so four chords played as one are one.
     """
-    found = []
+    found: list[tuple[float, str]] = []
     if song.progression is not None:
-        beats: Counter[str] = Counter()
+        beats: dict[str, float] = {}
         for chord in song.progression.chords:
-            beats[chord.symbol.strip()] += chord.beats
-        found.append((_effective(beats), beats.most_common(1)[0][0]))
+            symbol = chord.symbol.strip()
+            beats[symbol] = beats.get(symbol, 0.0) + chord.beats
+        found.append((_effective(beats), max(beats, key=lambda c: beats[c])))
     bpb = song.beats_per_bar
     bars: dict[int, set[int]] = {}
     for part in parts:
@@ -108,7 +109,7 @@ def chord_variety(song: SongState, parts: Sequence[Part]) -> tuple[float, str] |
     return min(found, default=None)
 
 
-def _effective(weights: Counter[str] | Counter[frozenset[int]]) -> float:
+def _effective(weights: Mapping[str, float] | Mapping[frozenset[int], int]) -> float:
     total = sum(weights.values())
     return 1 / sum((w / total) ** 2 for w in weights.values())
 

@@ -25,7 +25,7 @@ def silent_requests(
     words = intent_lexicon().instruments
     playing = {p.track.role for p in parts if p.notes}
     hits = {n[2] for p in parts if is_drums(p.track) for n in p.notes}
-    asked = []
+    asked: list[str] = []
     for word in intent.instrument_requests:
         # The kit's own words ("snare" also stands for claps and rimshots) are the drums' job.
         keys = kit_keys(word) if word not in words or words[word].role != "drums" else None
@@ -35,7 +35,7 @@ def silent_requests(
         elif word in words and words[word].role not in playing:
             asked.append(word)
     named = {words[w].role for w in asked if w in words}
-    planned = [r for r in intent.roles if r not in playing and r not in named]
+    planned: list[str] = [r for r in intent.roles if r not in playing and r not in named]
     return asked, planned
 
 

@@ -56,7 +56,7 @@ def judge_vibe(
         # A mode the genre habitually uses is never wholly wrong for it.
         mode_score = max(mode_score, critic.usual_mode_floor) if usual else mode_score
         lean = "bright" if brightness > target else "dark"
-        mode_note = f"{key_name(song)} sounds too {lean} for {_a(words)} mood"
+        mode_note: str | None = f"{key_name(song)} sounds too {lean} for {_a(words)} mood"
     else:
         mode_score = 1.0 if usual else NEUTRAL if dna is None else 0.6
         mode_note = (
