@@ -21,7 +21,6 @@ from muse_tui.compose.critics.vibe import judge_vibe
 from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.pipeline import QualityGateConfig
 from muse_tui.contracts.song import QualityScore, SongState
-from muse_tui.knowledge.critics import critic_table
 
 #: The stage that regenerates each axis. Vibe goes to the parts: the mode comes from
 #: the intent, which a retry cannot change, but new parts move the register and feel.
@@ -35,14 +34,12 @@ def score_song(
 ) -> QualityScore:
     """Score the four axes; pass means every axis ≥ min_axis and their mean ≥ min_composite."""
     config = config or QualityGateConfig()
-    table = critic_table()
-    slack = table.fault_slack
     parts = [part_of(t) for t in song.tracks if not t.mute]
     verdicts: dict[str, Verdict] = {
-        "harmony": judge_harmony(song, intent, parts, table.harmony, slack),
-        "rhythm": judge_rhythm(song, intent, parts, table.rhythm, slack),
-        "arrangement": judge_arrangement(song, intent, parts, table.arrangement, slack),
-        "vibe": judge_vibe(song, intent, parts, table.vibe, slack),
+        "harmony": judge_harmony(song, parts, intent=intent),
+        "rhythm": judge_rhythm(song, intent, parts),
+        "arrangement": judge_arrangement(song, parts, intent=intent),
+        "vibe": judge_vibe(song, intent, parts),
     }
     scores = {axis: round(clamp(v.score), 3) for axis, v in verdicts.items()}
     composite = round(sum(scores.values()) / len(scores), 3)

@@ -10,19 +10,23 @@ from muse_tui.compose.critics.melody import lead_notes, motif_recurrence
 from muse_tui.compose.critics.orchestra import silent_requests
 from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.song import SongState
-from muse_tui.knowledge.critics import ArrangementCritic
+from muse_tui.knowledge.critics import ArrangementCritic, critic_table
 
 
 def judge_arrangement(
     song: SongState,
-    intent: PipelineIntent | None,
     parts: Sequence[Part],
-    critic: ArrangementCritic,
-    slack: float,
+    *,
+    intent: PipelineIntent | None = None,
+    critic: ArrangementCritic | None = None,
+    slack: float | None = None,
 ) -> Verdict:
     """Energy contrast and balance of the form, copy-paste repeats, whether everyone asked
     for plays, and whether the lead has an idea that comes back.
     """
+    table = critic_table()
+    critic = critic or table.arrangement
+    slack = table.fault_slack if slack is None else slack
     if song.arrangement is None:
         return Verdict(0.5, "the song has no arrangement, so nothing changes between sections")
     sections = song.arrangement.sections

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.song import SongState
-from muse_tui.knowledge.critics import HarmonyCritic
+from muse_tui.knowledge.critics import HarmonyCritic, critic_table
 from muse_tui.theory import (
     SCALE_STEPS,
     ChordSyntaxError,
@@ -31,14 +31,18 @@ ON_BEAT = 0.08  # beats of humanised slack around a strong beat
 
 def judge_harmony(
     song: SongState,
-    intent: PipelineIntent | None,
     parts: Sequence[Part],
-    critic: HarmonyCritic,
-    slack: float,
+    *,
+    intent: PipelineIntent | None = None,
+    critic: HarmonyCritic | None = None,
+    slack: float | None = None,
 ) -> Verdict:
     """In-key rate (worst part counts double), chord tones on strong beats, voice-leading,
     how many different chords the song moves through, and harmony parts doubling each other.
     """
+    table = critic_table()
+    critic = critic or table.harmony
+    slack = table.fault_slack if slack is None else slack
     pitched = [p for p in parts if p.notes and not is_drums(p.track)]
     if not pitched:
         return Verdict(0.0, "there are no pitched notes to judge")

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.song import SongState
-from muse_tui.knowledge.critics import RhythmCritic
+from muse_tui.knowledge.critics import RhythmCritic, critic_table
 
 from .groove import GrooveFit, genre_fit
 from .listening import (
@@ -29,12 +29,16 @@ def judge_rhythm(
     song: SongState,
     intent: PipelineIntent | None,
     parts: Sequence[Part],
-    critic: RhythmCritic,
-    slack: float,
+    *,
+    critic: RhythmCritic | None = None,
+    slack: float | None = None,
 ) -> Verdict:
     """Groove consistency within sections, density against the genre's norm, whether the
     drums play the genre's groove at all, and whether the lead leaves room to breathe.
     """
+    table = critic_table()
+    critic = critic or table.rhythm
+    slack = table.fault_slack if slack is None else slack
     groove = groove_consistency(song, parts)
     density = onsets_per_bar(song, parts)
     norm = density_norm(song, intent)

@@ -17,7 +17,7 @@ from muse_tui.compose.critics.listening import (
 )
 from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.song import SongState
-from muse_tui.knowledge.critics import VibeCritic
+from muse_tui.knowledge.critics import VibeCritic, critic_table
 from muse_tui.knowledge.sound import MoodPalette, mood_palette
 from muse_tui.theory.scale import SCALE_STEPS, scale_kind
 
@@ -29,12 +29,16 @@ def judge_vibe(
     song: SongState,
     intent: PipelineIntent | None,
     parts: Sequence[Part],
-    critic: VibeCritic,
-    slack: float,
     palette: MoodPalette | None = None,
+    *,
+    critic: VibeCritic | None = None,
+    slack: float | None = None,
 ) -> Verdict:
     """Tempo against the genre's range, mode and register against the moods."""
     palette = palette or mood_palette()
+    table = critic_table()
+    critic = critic or table.vibe
+    slack = table.fault_slack if slack is None else slack
     dna = intent.genre_dna if intent else None
     found = [(m, mood) for m in (intent.mood if intent else []) if (mood := palette.find(m))]
     moods = [m for m, _ in found]
