@@ -11,12 +11,14 @@ critic should hear each one.
 from __future__ import annotations
 
 import itertools
+import random
 import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from muse_tui.contracts import PipelineConfig
+from muse_tui.contracts.base import new_id
 from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.song import Note, Region, SongState, Track
 from muse_tui.engine.orchestrator import Orchestrator, run_blocking
@@ -96,7 +98,12 @@ def with_notes(track: Track, notes: list[Note], song: SongState) -> Track:
     """The track playing `notes` (song time) from one region as long as the song."""
     bars = song.arrangement.total_bars if song.arrangement else 1
     length = max([bars * song.beats_per_bar, *(n.start_beat + n.duration_beats for n in notes)])
-    region = Region(id=track.id, name=f"{track.name} · spoiled", start_beat=0, length_beats=length)
+    region = Region(
+        id=new_id(random.Random(f"{track.id} spoiled")),
+        name=f"{track.name} · spoiled",
+        start_beat=0,
+        length_beats=length,
+    )
     return track.model_copy(update={"regions": [region.model_copy(update={"notes": notes})]})
 
 
