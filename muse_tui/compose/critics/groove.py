@@ -85,11 +85,12 @@ class GrooveFit:
 
     family: str
     likeness: float
+    signature: tuple[str, ...]
     missing: tuple[str, ...]
 
-    def score(self, signature_weight: float, signature_count: int) -> float:
+    def score(self, signature_weight: float) -> float:
         """The likeness, cut by `signature_weight` when every signature sound is missing."""
-        share = len(self.missing) / signature_count if signature_count else 0.0
+        share = len(self.missing) / len(self.signature) if self.signature else 0.0
         return self.likeness * (1 - signature_weight * share)
 
 
@@ -98,9 +99,9 @@ def genre_fit(
     intent: PipelineIntent | None,
     drums: Sequence[Part],
     weights: Mapping[GrooveVoice, float],
-) -> tuple[GrooveFit, int] | None:
+) -> GrooveFit | None:
     """The main drum bar against the nearest bar of the genre's family, and the family's
-    signature sounds (with how many it has) the drums never play.
+    signature sounds the drums never play.
 
     None when there is nothing to compare: no drums heard, or a genre without a family.
     """
@@ -112,9 +113,9 @@ def genre_fit(
     bars = family_bars(family, bar_steps)
     likeness = max((voice_jaccard(main, bar, weights) for bar in bars), default=1.0)
     hit = {n[2] for p in drums for n in p.notes}
-    signature = signature_voices(family)
+    signature = tuple(signature_voices(family))
     missing = tuple(v for v in signature if VOICE_PITCHES[v] not in hit)
-    return GrooveFit(family.display_name.lower(), likeness, missing), len(signature)
+    return GrooveFit(family.display_name.lower(), likeness, signature, missing)
 
 
 def signature_voices(family: FamilyRhythm) -> list[str]:

@@ -54,7 +54,7 @@ def judge_rhythm(
         "density": density_score,
         "genreFit": 1.0
         if fit is None
-        else critic.genre_fit.score(fit[0].score(critic.signature_weight, fit[1])),
+        else critic.genre_fit.score(fit.score(critic.signature_weight)),
         "leadRests": 1.0 if rests is None else critic.lead_rests.score(rests),
     }
     pace = "busier" if ratio > 1 else "sparser"
@@ -67,7 +67,7 @@ def judge_rhythm(
             density_score,
             f"parts play {density or 0:.1f} onsets a bar, {pace} than the genre's {norm:.1f}",
         ),
-        (scores["genreFit"], None if fit is None else _groove_note(fit[0])),
+        (scores["genreFit"], None if fit is None else _groove_note(fit)),
         (
             scores["leadRests"],
             f"the lead never breathes: it rests {percent(rests or 0)}% of the time",
