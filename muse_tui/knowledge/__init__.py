@@ -20,6 +20,7 @@ from muse_tui.knowledge.artists import (
     artist_table,
     reload_intent_knowledge,
 )
+from muse_tui.knowledge.critics import critic_table
 from muse_tui.knowledge.edit_words import EditWords, edit_words
 from muse_tui.knowledge.genres import GenreTable, genre_table
 from muse_tui.knowledge.lexicon import IntentLexicon, intent_lexicon
@@ -57,6 +58,7 @@ ALL_TABLES = (
     mood_palette,
     edit_words,
     sensitivity_map,
+    critic_table,
 )
 
 

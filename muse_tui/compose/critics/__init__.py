@@ -1,10 +1,14 @@
 """S7: critics that listen to the finished song and score it 0–1 on four axes.
 
 Harmony (do the notes stay in the key and on the chords, do the chords move
-smoothly), rhythm (does the groove hold within a section, is it as busy as the
-genre), arrangement (do sections differ in energy, is the form balanced) and
-vibe (tempo, mode and register against the genre and the moods). Every score is
-a pure function of the song: the same song always scores the same.
+smoothly and actually change, do the harmony parts play different things),
+rhythm (does the groove hold within a section, fit the genre, is it as busy as
+the genre, does the lead breathe), arrangement (do sections differ in energy and
+not by copy-paste, is the form balanced, does every requested instrument play,
+does the lead have an idea that returns) and vibe (tempo, mode and register
+against the genre and the moods). Weights and thresholds are data
+(`skills/critics/critics.json`). Every score is a pure function of the song and
+the intent: the same song always scores the same.
 """
 
 from __future__ import annotations
@@ -32,15 +36,15 @@ def score_song(
     config = config or QualityGateConfig()
     parts = [part_of(t) for t in song.tracks if not t.mute]
     verdicts: dict[str, Verdict] = {
-        "harmony": judge_harmony(song, parts),
+        "harmony": judge_harmony(song, parts, intent=intent),
         "rhythm": judge_rhythm(song, intent, parts),
-        "arrangement": judge_arrangement(song, parts),
+        "arrangement": judge_arrangement(song, parts, intent=intent),
         "vibe": judge_vibe(song, intent, parts),
     }
     scores = {axis: round(clamp(v.score), 3) for axis, v in verdicts.items()}
     composite = round(sum(scores.values()) / len(scores), 3)
     passed = min(scores.values()) >= config.min_axis and composite >= config.min_composite
-    notes = [v.note for a, v in verdicts.items() if scores[a] < WEAK_AXIS and v.note]
+    notes = [v.note for v in verdicts.values() if v.note]
     return QualityScore(**scores, composite=composite, passed=passed, notes=notes)
 
 

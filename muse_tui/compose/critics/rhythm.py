@@ -1,4 +1,4 @@
-"""Rhythm: does the groove hold within a section, and is the song as busy as its genre."""
+"""Rhythm: the groove holds, fits the genre and is as busy as it; the lead breathes."""
 
 from __future__ import annotations
 
@@ -8,14 +8,38 @@ from collections.abc import Sequence
 
 from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.song import SongState
+from muse_tui.knowledge.critics import RhythmCritic, critic_table
 
-from .listening import NEUTRAL, Part, Verdict, clamp, is_drums, percent, sections_of, worst_cause
+from .groove import GrooveFit, genre_fit
+from .listening import (
+    NEUTRAL,
+    Part,
+    Verdict,
+    clamp,
+    is_drums,
+    percent,
+    sections_of,
+    weigh,
+    worst_cause,
+)
+from .melody import lead_notes, rest_share
 
 
-def judge_rhythm(song: SongState, intent: PipelineIntent | None, parts: Sequence[Part]) -> Verdict:
-    """Groove consistency within sections and note density against the genre's norm."""
+def judge_rhythm(
+    song: SongState,
+    intent: PipelineIntent | None,
+    parts: Sequence[Part],
+    *,
+    critic: RhythmCritic | None = None,
+    slack: float | None = None,
+) -> Verdict:
+    """Groove consistency within sections, density against the genre's norm, whether the
+    drums play the genre's groove at all, and whether the lead leaves room to breathe.
+    """
+    table = critic_table()
+    critic = critic or table.rhythm
+    slack = table.fault_slack if slack is None else slack
     groove = groove_consistency(song, parts)
-    groove_score = NEUTRAL if groove is None else clamp((groove - 0.4) / 0.45)
     density = onsets_per_bar(song, parts)
     norm = density_norm(song, intent)
     if density is None:
@@ -23,18 +47,43 @@ def judge_rhythm(song: SongState, intent: PipelineIntent | None, parts: Sequence
     else:
         ratio = density / norm
         density_score = clamp(1.25 - 0.6 * abs(math.log2(max(ratio, 1e-3))))
+    fit = genre_fit(song, intent, [p for p in parts if is_drums(p.track)], critic.genre_fit_voices)
+    rests = rest_share(lead_notes(parts), sections_of(song, parts), song.beats_per_bar)
+    scores = {
+        "groove": NEUTRAL if groove is None else critic.groove.score(groove),
+        "density": density_score,
+        "genreFit": 1.0
+        if fit is None
+        else critic.genre_fit.score(fit.score(critic.signature_weight)),
+        "leadRests": 1.0 if rests is None else critic.lead_rests.score(rests),
+    }
     pace = "busier" if ratio > 1 else "sparser"
     causes = [
         (
-            groove_score,
+            scores["groove"],
             f"the drums change pattern bar to bar within sections ({percent(groove or 0)}% alike)",
         ),
         (
             density_score,
             f"parts play {density or 0:.1f} onsets a bar, {pace} than the genre's {norm:.1f}",
         ),
+        (scores["genreFit"], None if fit is None else _groove_note(fit)),
+        (
+            scores["leadRests"],
+            f"the lead never breathes: it rests {percent(rests or 0)}% of the time",
+        ),
     ]
-    return Verdict(0.6 * groove_score + 0.4 * density_score, worst_cause(causes))
+    return Verdict(weigh(scores, critic, slack), worst_cause(causes))
+
+
+def _groove_note(fit: GrooveFit) -> str:
+    if fit.missing and fit.likeness >= 0.75:
+        sounds = " and ".join(v.replace("_", " ") for v in fit.missing)
+        return f"the drums never play the {sounds} a {fit.family} groove is built on"
+    return (
+        f"the drums do not play a {fit.family} groove "
+        f"(the main bar is {percent(fit.likeness)}% like the style's)"
+    )
 
 
 def groove_consistency(song: SongState, parts: Sequence[Part]) -> float | None:

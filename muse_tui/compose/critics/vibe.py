@@ -6,15 +6,23 @@ import contextlib
 from collections.abc import Sequence
 
 from muse_tui.compose.critics.harmony import key_name, song_scale
-from muse_tui.compose.critics.listening import NEUTRAL, Part, Verdict, clamp, is_drums, worst_cause
+from muse_tui.compose.critics.listening import (
+    NEUTRAL,
+    Part,
+    Verdict,
+    clamp,
+    is_drums,
+    weigh,
+    worst_cause,
+)
 from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.song import SongState
+from muse_tui.knowledge.critics import VibeCritic, critic_table
 from muse_tui.knowledge.sound import MoodPalette, mood_palette
 from muse_tui.theory.scale import SCALE_STEPS, scale_kind
 
 #: A texture's notes trigger a noise bed or a riser: their pitch says nothing of brightness.
 REGISTER_IGNORES = frozenset({"bass", "sub_bass", "percussion", "texture"})
-USUAL_MODE_FLOOR = 0.55
 
 
 def judge_vibe(
@@ -22,9 +30,15 @@ def judge_vibe(
     intent: PipelineIntent | None,
     parts: Sequence[Part],
     palette: MoodPalette | None = None,
+    *,
+    critic: VibeCritic | None = None,
+    slack: float | None = None,
 ) -> Verdict:
     """Tempo against the genre's range, mode and register against the moods."""
     palette = palette or mood_palette()
+    table = critic_table()
+    critic = critic or table.vibe
+    slack = table.fault_slack if slack is None else slack
     dna = intent.genre_dna if intent else None
     found = [(m, mood) for m in (intent.mood if intent else []) if (mood := palette.find(m))]
     moods = [m for m, _ in found]
@@ -44,9 +58,9 @@ def judge_vibe(
     if target is not None:
         mode_score = clamp(1 - max(0.0, abs(brightness - target) - 0.15) / 0.5)
         # A mode the genre habitually uses is never wholly wrong for it.
-        mode_score = max(mode_score, USUAL_MODE_FLOOR) if usual else mode_score
+        mode_score = max(mode_score, critic.usual_mode_floor) if usual else mode_score
         lean = "bright" if brightness > target else "dark"
-        mode_note = f"{key_name(song)} sounds too {lean} for a {words} mood"
+        mode_note: str | None = f"{key_name(song)} sounds too {lean} for {_a(words)} mood"
     else:
         mode_score = 1.0 if usual else NEUTRAL if dna is None else 0.6
         mode_note = (
@@ -58,11 +72,10 @@ def judge_vibe(
         aim = 58 + 14 * target
         register_score = clamp(1 - max(0.0, abs(register - aim) - 8) / 16)
         height = "high" if register > aim else "low"
-        register_note = f"the parts sit {height} (mean pitch {register:.0f}) for a {words} mood"
+        register_note = f"the parts sit {height} (mean pitch {register:.0f}) for {_a(words)} mood"
     causes = [(tempo_score, tempo_note), (mode_score, mode_note), (register_score, register_note)]
-    return Verdict(
-        0.35 * tempo_score + 0.4 * mode_score + 0.25 * register_score, worst_cause(causes)
-    )
+    scores = {"tempo": tempo_score, "mode": mode_score, "register": register_score}
+    return Verdict(weigh(scores, critic, slack), worst_cause(causes))
 
 
 def mode_brightness(song: SongState) -> float:
@@ -96,3 +109,8 @@ def _kinds(modes: Sequence[str]) -> set[str]:
 def _tempo_fit(bpm: float, low: float, high: float) -> float:
     distance = max(low - bpm, bpm - high, 0.0)
     return clamp(1 - distance / 25)
+
+
+def _a(word: str) -> str:
+    """The word with its indefinite article: "a dark", "an epic"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"

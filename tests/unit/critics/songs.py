@@ -51,7 +51,7 @@ def pop_dna(**changes: object) -> GenreDNAVector:
         "preferred_keys": ["C"],
         "harmonic_vocabulary": ["I", "IV", "V", "vi"],
         "harmonic_complexity": 0.2,
-        "drum_family": "four_on_floor",
+        "drum_family": "rock",
         "bass_style": "root_fifth",
         "chord_rhythm": "sustained",
         "roles": list(ROLES),
@@ -99,7 +99,8 @@ def clean_song(
             if "drums" in players:
                 notes["drums"] += _drum_bar(at, velocity)
             if "lead" in players:
-                tones = [voicing[0] + 12, voicing[1] + 12, voicing[2] + 12, voicing[1] + 12]
+                # Three chord tones and a breath on beat 4, as a sung line would.
+                tones = [voicing[0] + 12, voicing[1] + 12, voicing[2] + 12]
                 notes["lead"] += [
                     _note(p + lead_shift, velocity, at + i, 0.9) for i, p in enumerate(tones)
                 ]
@@ -182,3 +183,27 @@ def _drum_bar(at: float, velocity: int) -> list[Note]:
     snares = [_note(38, velocity, at + b, 0.25) for b in (1.0, 3.0)]
     hats = [_note(42, velocity - 20, at + i / 2, 0.2) for i in range(8)]
     return kicks + snares + hats
+
+
+def with_notes(song: SongState, role: TrackRole, notes: Sequence[Note]) -> SongState:
+    """The song with one role's track playing `notes` (song time) instead; added if missing."""
+    total = sum(s.bars for s in song.arrangement.sections) * 4 if song.arrangement else 64
+    region = Region(id=new_id(random.Random(role)), name=role, start_beat=0, length_beats=total)
+    region = region.model_copy(update={"notes": list(notes)})
+    tracks = [t for t in song.tracks if t.role != role]
+    old = next((t for t in song.tracks if t.role == role), None)
+    track = old or Track(id=new_id(random.Random(role)), name=role.title(), role=role, channel=5)
+    return song.model_copy(
+        update={"tracks": [*tracks, track.model_copy(update={"regions": [region]})]}
+    )
+
+
+def notes_of(song: SongState, role: TrackRole) -> list[Note]:
+    """One role's notes in song time."""
+    return [
+        n.model_copy(update={"start_beat": r.start_beat + n.start_beat})
+        for t in song.tracks
+        if t.role == role
+        for r in t.regions
+        for n in r.notes
+    ]
