@@ -41,7 +41,7 @@ class SectionTemplate(Contract):
 
     kind: SectionKind
     name: str = Field(min_length=1)
-    bars: int = Field(ge=4)
+    bars: int = Field(ge=4, le=16, description="a longer song repeats sections instead")
     alt_bars: list[int] = Field(
         default_factory=list, description="other lengths a seed may pick instead of `bars`"
     )
@@ -56,8 +56,8 @@ class SectionTemplate(Contract):
     @field_validator("alt_bars")
     @classmethod
     def _alt_bars_are_sections(cls, value: list[int]) -> list[int]:
-        if any(b < 4 for b in value):
-            raise ValueError("every alternative length must be at least 4 bars")
+        if any(not 4 <= b <= 16 for b in value):
+            raise ValueError("every alternative length must be 4 to 16 bars")
         return value
 
 
@@ -74,9 +74,13 @@ class ArrangementTemplate(Contract):
     """A genre's song form."""
 
     display_name: str
+    about: str = Field(default="", description="where the form comes from")
     fallback: bool = False
     aliases: list[str] = Field(default_factory=list, description="genre words that pick it")
     transitions: TransitionStyle
+    crashes: bool = Field(
+        default=True, description="whether the drums mark section downbeats with a crash"
+    )
     sections: list[SectionTemplate] = Field(min_length=2)
 
     @field_validator("aliases")
