@@ -11,6 +11,9 @@ Every transition of `contracts.song.Transition` is decided here, once:
   next downbeat;
 - otherwise a section that leads on ends on one of its drum family's fills.
 
+Inside a section, a repeat's drop-out bar (`arrangement.repeats`) silences every
+part but one for a bar before the last phrase (`drop_out`).
+
 The transition ramps (CC7, CC1, CC74) are added at assembly only
 (`transition_ramps`), never by the part writers: the arrangement owns
 transitions, so a changed transition needs no regenerated part, and a track
@@ -75,8 +78,13 @@ def drum_ending(
     family_fills: Sequence[str],
     drums: DrumTable,
     rng: random.Random,
+    turn: int = 0,
 ) -> DrumEnding:
-    """The drums' ending for a section's transition (`leads_on`: another section follows)."""
+    """The drums' ending for a section's transition (`leads_on`: another section follows).
+
+    `turn` moves the fill on by that many places in the family's list: a repeated
+    section (turn 1, 2…) ends on a different fill than its first time.
+    """
     if transition == "cut":
         return DrumEnding(silent_beats=CUT_SILENT_BEATS)
     if transition == "build":
@@ -85,7 +93,7 @@ def drum_ending(
         options = [drums.fills[name] for name in family_fills]
         if sparse:
             options = [f for f in options if f.steps <= 4] or options
-        return DrumEnding(fill=rng.choice(options))
+        return DrumEnding(fill=options[(rng.randrange(len(options)) + turn) % len(options)])
     return DrumEnding()
 
 
@@ -111,6 +119,21 @@ def shape_ending(
                 kept.append(note)
         return kept
     return notes
+
+
+def drop_out(notes: list[Draft], bar: int | None, beats_per_bar: float) -> list[Draft]:
+    """Rest through `bar` (None: no drop-out): notes in it go, notes ringing into it stop."""
+    if bar is None:
+        return notes
+    begin, end = bar * beats_per_bar, (bar + 1) * beats_per_bar
+    kept = []
+    for note in notes:
+        if begin - 1e-6 <= note.start < end - 1e-6:
+            continue
+        if note.start < begin < note.end:
+            note.duration = begin - note.start
+        kept.append(note)
+    return kept
 
 
 def expression_fade(

@@ -2,8 +2,9 @@
 
 The template names groups or roles in order of entry; then the rules a producer
 expects are enforced whatever the template says: an intro has at most two
-tracks, a chorus, hook or drop has everyone, a break strips down from the
-section before it, and an outro takes tracks away from the busiest section.
+tracks, the last chorus, hook or drop has everyone (the earlier ones hold one
+colour part back, so the last one grows), a break strips down from the section
+before it, and an outro takes tracks away from the busiest section.
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ _BREAK_KINDS = frozenset({"break", "breakdown"})
 _NOT_A_SHOWCASE = frozenset({"intro", "outro", "build", "break", "breakdown"})
 #: Who carries a section when none of the roles it asks for exist in this song.
 _STAND_IN_GROUPS = ("harmony", "top", "low", "rhythm")
+#: The part an earlier peak holds back for the last one: a colour, never the hook or groove.
+HELD_BACK: tuple[TrackRole, ...] = ("pad", "arp", "texture", "keys", "percussion")
+#: Below this many roles every peak keeps the full band.
+MIN_ROLES_TO_HOLD_BACK = 4
 
 
 def resolve_play(
@@ -48,9 +53,12 @@ def plan_activation(
     stand_in = resolve_play(_STAND_IN_GROUPS, roles, groups)[:1]
     track_order = {role: i for i, role in enumerate(roles)}
     active: list[list[TrackRole]] = []
+    last_of_kind = {kind: index for index, kind in enumerate(kinds)}
     for index, (kind, play) in enumerate(zip(kinds, plays, strict=True)):
         players = list(roles) if index in showcases else resolve_play(play, roles, groups)
         players = players or stand_in
+        if kind in PEAK_KINDS and index != last_of_kind[kind]:
+            players = _holding_back(players)
         if kind == "intro":
             players = players[:INTRO_MAX_ROLES]
         elif kind in _BREAK_KINDS and active:
@@ -59,6 +67,14 @@ def plan_activation(
             players = players[: max(1, max(len(a) for a in active) - 1)]
         active.append(sorted(players, key=track_order.__getitem__))
     return active
+
+
+def _holding_back(players: list[TrackRole]) -> list[TrackRole]:
+    """The players less one colour part, saved for the last peak to add."""
+    if len(players) < MIN_ROLES_TO_HOLD_BACK:
+        return players
+    held = next((role for role in HELD_BACK if role in players), None)
+    return [role for role in players if role != held]
 
 
 def _showcases(kinds: Sequence[SectionKind], energies: Sequence[float]) -> set[int]:
