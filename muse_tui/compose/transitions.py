@@ -26,11 +26,14 @@ import random
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from muse_tui.contracts.song import ControlChange, Section, SongState, Track, Transition
 from muse_tui.knowledge.rhythm import DrumTable, Fill
 
 from .humanize import Draft
+
+T = TypeVar("T")
 
 #: A cut leaves the last beat of the section silent.
 CUT_SILENT_BEATS = 1.0
@@ -93,8 +96,18 @@ def drum_ending(
         options = [drums.fills[name] for name in family_fills]
         if sparse:
             options = [f for f in options if f.steps <= 4] or options
-        return DrumEnding(fill=options[(rng.randrange(len(options)) + turn) % len(options)])
+        return DrumEnding(fill=turned(options, rng.randrange(len(options)), turn))
     return DrumEnding()
+
+
+def turned(options: Sequence[T], index: int, turn: int) -> T:
+    """`options[index]` the first time; a repeat (`turn` ≥ 1) always gets another one.
+
+    The shift skips a whole lap, so the fourth verse is not back on the first one's fill.
+    """
+    if turn == 0 or len(options) < 2:
+        return options[index]
+    return options[(index + 1 + (turn - 1) % (len(options) - 1)) % len(options)]
 
 
 def shape_ending(
@@ -121,11 +134,24 @@ def shape_ending(
     return notes
 
 
+#: In a build the top line enters halfway, so the build thickens as it rises.
+LATE_IN_BUILD: frozenset[str] = frozenset({"lead", "arp", "texture"})
+
+
+def build_entry_bar(section: Section, role: str) -> int:
+    """The bar of a build at which `role` comes in (0 outside builds and for the rest)."""
+    return section.bars // 2 if section.kind == "build" and role in LATE_IN_BUILD else 0
+
+
 def drop_out(notes: list[Draft], bar: int | None, beats_per_bar: float) -> list[Draft]:
     """Rest through `bar` (None: no drop-out): notes in it go, notes ringing into it stop."""
     if bar is None:
         return notes
-    begin, end = bar * beats_per_bar, (bar + 1) * beats_per_bar
+    return rest(notes, bar * beats_per_bar, (bar + 1) * beats_per_bar)
+
+
+def rest(notes: list[Draft], begin: float, end: float) -> list[Draft]:
+    """Silence beats `begin`–`end`: notes starting there go, notes ringing into it stop."""
     kept = []
     for note in notes:
         if begin - 1e-6 <= note.start < end - 1e-6:

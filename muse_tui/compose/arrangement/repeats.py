@@ -4,8 +4,9 @@ The parts of a section are seeded by its kind, so the second chorus brings back
 the first one's hook and groove. What makes it a *second* chorus is decided
 here, from the arrangement alone, so every track agrees without talking to the
 others: which repeat of its kind a section is, and where the band drops out for
-a bar and leaves one part alone before the last phrase (the last chorus, hook or
-drop of a song; every repeat in a song with no drums to vary it).
+a bar and leaves one part alone: before the last phrase of the song's last
+chorus, hook or drop, and in every repeat the drums do not play in (their fills
+are what vary the others); a four-bar section stops on its last bar instead.
 """
 
 from __future__ import annotations
@@ -55,12 +56,12 @@ def repeat_of(section: Section, sections: Sequence[Section]) -> Repeat:
     """The section's place among the sections of its kind, and its drop-out bar."""
     same = [s for s in sections if s.kind == section.kind]
     ordinal = next((i for i, s in enumerate(same, 1) if s.start_bar == section.start_bar), 1)
-    has_drums = any("drums" in s.active_roles for s in sections)
     last_peak = section.kind in PEAK_KINDS and ordinal == len(same)
+    drumless = "drums" not in section.active_roles
     soloist = next((r for r in SOLOISTS if r in section.active_roles), None)
-    if ordinal < 2 or len(section.active_roles) < 2 or not (last_peak or not has_drums):
+    if ordinal < 2 or len(section.active_roles) < 2 or not (last_peak or drumless):
         return Repeat(ordinal, len(same), soloist=soloist)
-    bar = section.bars - 1 - _LAST_PHRASE_BARS if section.bars >= 8 else section.bars - 2
+    bar = section.bars - 1 - _LAST_PHRASE_BARS if section.bars >= 8 else section.bars - 1
     return Repeat(ordinal, len(same), dropout_bar=bar, soloist=soloist)
 
 

@@ -25,29 +25,28 @@ from muse_tui.theory.drums import VOICE_PITCHES
 
 from ..arrangement.repeats import Repeat, section_repeat
 from ..humanize import Draft
-from ..transitions import drum_ending
+from ..transitions import drum_ending, turned
 from .context import PartContext
 from .grid import STEP
 from .kit import hit
 
-_PEAK_KINDS = frozenset({"chorus", "hook", "drop"})
 #: Sections that open low: no crash on their downbeat whatever the genre.
-_QUIET_OPENINGS = frozenset({"intro", "break", "breakdown", "build", "outro"})
-#: Energy from which a section opens with the full band, crash included.
-_OPENS_HOT = 0.45
+_QUIET_OPENINGS = frozenset({"intro", "break", "breakdown"})
+#: Below this energy a section starts too softly for a crash.
+_TOO_SOFT = 0.3
 _STEPS_PER_BEAT = 4
 
 
 def crash_in(ctx: PartContext) -> bool:
-    """A crash on the downbeat: in a genre that crashes, where the band comes in at full weight."""
-    before = ctx.neighbours[0]
+    """A crash on the downbeat of a new section, in a genre that crashes.
+
+    As a drummer marks the "one" of every new part (verse 2 after the chorus too),
+    except where the music drops away: an intro, a break, a soft section.
+    """
     form = _form(ctx)
-    if before is None or (form is not None and not form.crashes):
+    if ctx.neighbours[0] is None or (form is not None and not form.crashes):
         return False
-    if ctx.section.kind in _QUIET_OPENINGS:
-        return False
-    opens_hot = ctx.section.kind in _PEAK_KINDS or ctx.energy >= _OPENS_HOT
-    return opens_hot and before.energy < ctx.energy + 0.2
+    return ctx.section.kind not in _QUIET_OPENINGS and ctx.energy >= _TOO_SOFT
 
 
 def section_end(
@@ -101,12 +100,16 @@ def phrase_fills(
     ends = set(range(style.every - 1, ctx.bars - 1, style.every))
     pickup = (3 if ctx.bars >= 8 else 1) if repeat.is_repeat and ctx.bars >= 4 else None
     for bar in sorted(ends | ({pickup} if pickup is not None else set())):
-        if bar != pickup and rng.random() >= chance:
+        # Every draw is made whatever it decides, so a repeat's choices line up with
+        # the first time's and the turned fill is a different one.
+        wanted = rng.random() < chance
+        drops_kick = style.kick_drop and rng.random() < 0.5
+        fill = turned(options, rng.randrange(len(options)), turn)
+        if bar != pickup and not wanted:
             continue
-        if style.kick_drop and bar != pickup and rng.random() < 0.5:
+        if drops_kick and bar != pickup:
             notes = _without_kick(ctx, notes, bar)
             continue
-        fill = options[(rng.randrange(len(options)) + turn) % len(options)]
         notes = apply_fill(ctx, fill, notes, (bar + 1) * ctx.beats_per_bar)
     return notes
 

@@ -20,7 +20,7 @@ from muse_tui.knowledge.rhythm import rhythm_table
 
 from ..arrangement.repeats import section_repeat
 from ..humanize import humanize, tidy
-from ..transitions import drop_out, shape_ending
+from ..transitions import build_entry_bar, drop_out, rest, shape_ending
 from .bass import write_bass
 from .comping import write_comping, write_pad, write_texture
 from .context import PartContext, PartDraft
@@ -56,7 +56,7 @@ def write_part(
 
     `kick_source` is the drum region of the same section; kick-locked bass
     styles play on its kicks (without it they use their own rhythm). A repeat's
-    drop-out bar is left to its soloist.
+    drop-out bar is left to its soloist; a build's top line enters halfway.
     """
     region_id = new_id(rng)
     ctx = PartContext(track, song, intent, section, rhythm_table())
@@ -68,6 +68,8 @@ def write_part(
     repeat = section_repeat(song, section)
     if repeat.drops_out(track.role):
         drafts = drop_out(drafts, repeat.dropout_bar, ctx.beats_per_bar)
+    if entry := build_entry_bar(section, track.role):
+        drafts = rest(drafts, 0.0, entry * ctx.beats_per_bar)
     notes = humanize(drafts, draft.feel or ctx.feel, rng, track.channel)
     bends = list(draft.pitch_bends)
     if draft.finish is not None:
