@@ -134,13 +134,23 @@ def shape_ending(
     return notes
 
 
-#: In a build the top line enters halfway, so the build thickens as it rises.
-LATE_IN_BUILD: frozenset[str] = frozenset({"lead", "arp", "texture"})
+#: When a part enters a build, as a share of its length: the drums' roll starts it
+#: alone, the harmony joins a quarter in, the top line halfway, so the build thickens.
+BUILD_ENTRIES: dict[str, float] = {
+    "chords": 0.25,
+    "keys": 0.25,
+    "pad": 0.25,
+    "lead": 0.5,
+    "arp": 0.5,
+    "texture": 0.5,
+}
 
 
 def build_entry_bar(section: Section, role: str) -> int:
-    """The bar of a build at which `role` comes in (0 outside builds and for the rest)."""
-    return section.bars // 2 if section.kind == "build" and role in LATE_IN_BUILD else 0
+    """The bar of a build at which `role` comes in (0 outside builds and for the rhythm)."""
+    if section.kind != "build":
+        return 0
+    return int(section.bars * BUILD_ENTRIES.get(role, 0.0))
 
 
 def drop_out(notes: list[Draft], bar: int | None, beats_per_bar: float) -> list[Draft]:

@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from muse_tui.compose.arrangement.form import PEAK_KINDS
 from muse_tui.contracts.song import Section, SongState, TrackRole
 
-#: Who is left playing in a drop-out bar: the hook first, then the harmony, the groove last.
+#: Who is left playing in a drop-out bar: the hook, a top line, the harmony, the groove last.
 SOLOISTS: tuple[TrackRole, ...] = (
     "lead",
+    "arp",
+    "texture",
     "keys",
     "chords",
     "pad",
-    "arp",
-    "texture",
     "bass",
     "sub_bass",
     "percussion",

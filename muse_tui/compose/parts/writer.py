@@ -56,7 +56,7 @@ def write_part(
 
     `kick_source` is the drum region of the same section; kick-locked bass
     styles play on its kicks (without it they use their own rhythm). A repeat's
-    drop-out bar is left to its soloist; a build's top line enters halfway.
+    drop-out bar is left to its soloist; in a build the parts enter one after another.
     """
     region_id = new_id(rng)
     ctx = PartContext(track, song, intent, section, rhythm_table())
