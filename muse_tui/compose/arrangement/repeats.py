@@ -6,7 +6,8 @@ here, from the arrangement alone, so every track agrees without talking to the
 others: which repeat of its kind a section is, and where the band drops out for
 a bar and leaves one part alone: before the last phrase of the song's last
 chorus, hook or drop, and in every repeat the drums do not play in (their fills
-are what vary the others); a four-bar section stops on its last bar instead.
+are what vary the others); a four-bar section stops on its last bar instead,
+and a part playing a repeat alone rests through its last bar.
 """
 
 from __future__ import annotations
@@ -59,8 +60,10 @@ def repeat_of(section: Section, sections: Sequence[Section]) -> Repeat:
     last_peak = section.kind in PEAK_KINDS and ordinal == len(same)
     drumless = "drums" not in section.active_roles
     soloist = next((r for r in SOLOISTS if r in section.active_roles), None)
-    if ordinal < 2 or len(section.active_roles) < 2 or not (last_peak or drumless):
+    if ordinal < 2 or not (last_peak or drumless):
         return Repeat(ordinal, len(same), soloist=soloist)
+    if len(section.active_roles) < 2:  # a part alone: it breathes a bar early instead
+        return Repeat(ordinal, len(same), dropout_bar=section.bars - 1)
     bar = section.bars - 1 - _LAST_PHRASE_BARS if section.bars >= 8 else section.bars - 1
     return Repeat(ordinal, len(same), dropout_bar=bar, soloist=soloist)
 

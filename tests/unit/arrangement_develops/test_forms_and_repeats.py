@@ -100,3 +100,12 @@ def test_forms_that_should_not_crash_say_so() -> None:
     assert {n for n, t in table.templates.items() if not t.crashes} == {"jazz", "lo_fi", "ambient"}
     assert table.templates["house"].phrase_fills.kick_drop
     assert table.templates["rock"].phrase_fills.beats == 2
+
+
+def test_a_part_alone_in_a_repeat_rests_through_its_last_bar() -> None:
+    song = arrange("house_edm", ["drums", "pad"], rng=random.Random(4), bars=136)
+    breakdowns = [s for s in song.sections if s.kind == "breakdown"]
+    second = repeat_of(breakdowns[1], song.sections)
+
+    assert breakdowns[1].active_roles == ["pad"]
+    assert second.dropout_bar == breakdowns[1].bars - 1 and second.drops_out("pad")
