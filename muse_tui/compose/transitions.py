@@ -85,8 +85,8 @@ def drum_ending(
 ) -> DrumEnding:
     """The drums' ending for a section's transition (`leads_on`: another section follows).
 
-    `turn` moves the fill on by that many places in the family's list: a repeated
-    section (turn 1, 2…) ends on a different fill than its first time.
+    `turn` is the section's repeat (0 the first time): a repeat ends on another
+    fill of the family's list than the first time did (`turned`).
     """
     if transition == "cut":
         return DrumEnding(silent_beats=CUT_SILENT_BEATS)

@@ -261,18 +261,17 @@ def _room(plans: Sequence[SectionPlan], target: int) -> int:
 def _grown_levels(plans: Sequence[SectionPlan], target: int) -> list[list[SectionPlan]]:
     """The form with its core unit played once more, twice more… until `target` fits in it."""
     unit = _core_unit(plans)
-    if unit is None:
+    fits_already = _length(plans) >= target and _room(plans, target) >= target
+    if unit is None or fits_already:
         return []
     start, end = unit
+    copies = [replace(p, trim=None) for p in plans[start:end]]
     levels: list[list[SectionPlan]] = []
-    grown = list(plans)
-    while (_length(grown) < target or _room(grown, target) < target) and len(
-        levels
-    ) < _MAX_EXTRA_UNITS:
-        insert_at = end + len(levels) * (end - start)
-        grown = grown[:insert_at] + [replace(p, trim=None) for p in plans[start:end]]
-        grown += list(plans[insert_at - len(levels) * (end - start) :])
-        levels.append(_numbered_in_order(grown))
+    for extra in range(1, _MAX_EXTRA_UNITS + 1):
+        grown = _numbered_in_order([*plans[:end], *copies * extra, *plans[end:]])
+        levels.append(grown)
+        if _length(grown) >= target and _room(grown, target) >= target:
+            break
     return levels
 
 
