@@ -4,7 +4,8 @@ The template names groups or roles in order of entry; then the rules a producer
 expects are enforced whatever the template says: an intro has at most two
 tracks, the last chorus, hook or drop has everyone (the earlier ones hold one
 colour part back, so the last one grows), a break strips down from the section
-before it, and an outro takes tracks away from the busiest section.
+before it, and an outro takes tracks away from the busiest section. A drumless
+section that comes back with the same players gains one, where its rule allows.
 """
 
 from __future__ import annotations
@@ -23,6 +24,17 @@ _STAND_IN_GROUPS = ("harmony", "top", "low", "rhythm")
 HELD_BACK: tuple[TrackRole, ...] = ("pad", "arp", "texture", "keys", "percussion")
 #: Below this many roles every peak keeps the full band.
 MIN_ROLES_TO_HOLD_BACK = 4
+#: Who joins a drumless section the second time round: a harmony bed, then the low end.
+JOINS_A_REPEAT: tuple[TrackRole, ...] = (
+    "pad",
+    "keys",
+    "chords",
+    "bass",
+    "sub_bass",
+    "arp",
+    "lead",
+    "percussion",
+)
 
 
 def resolve_play(
@@ -59,14 +71,28 @@ def plan_activation(
         players = players or stand_in
         if kind in PEAK_KINDS and index != last_of_kind[kind]:
             players = _holding_back(players)
+        most = len(roles)
         if kind == "intro":
-            players = players[:INTRO_MAX_ROLES]
+            most = INTRO_MAX_ROLES
         elif kind in _BREAK_KINDS and active:
-            players = players[: max(1, len(active[-1]) - 1)]
+            most = max(1, len(active[-1]) - 1)
         elif kind == "outro" and active:
-            players = players[: max(1, max(len(a) for a in active) - 1)]
+            most = max(1, max(len(a) for a in active) - 1)
+        players = players[:most]
+        first = next((a for k, a in zip(kinds, active, strict=False) if k == kind), None)
+        if first is not None and "drums" not in players and set(players) == set(first):
+            players = _joined(players, roles, most)
         active.append(sorted(players, key=track_order.__getitem__))
     return active
+
+
+def _joined(players: list[TrackRole], roles: Sequence[TrackRole], most: int) -> list[TrackRole]:
+    """A drumless repeat that would play just as its first time did gains a part, room allowing.
+
+    Without drums there is no fill to tell the second breakdown from the first.
+    """
+    joining = next((r for r in JOINS_A_REPEAT if r in roles and r not in players), None)
+    return [*players, joining] if joining is not None and len(players) < most else players
 
 
 def _holding_back(players: list[TrackRole]) -> list[TrackRole]:

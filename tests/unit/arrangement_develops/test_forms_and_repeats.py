@@ -109,3 +109,12 @@ def test_a_part_alone_in_a_repeat_rests_through_its_last_bar() -> None:
 
     assert breakdowns[1].active_roles == ["pad"]
     assert second.dropout_bar == breakdowns[1].bars - 1 and second.drops_out("pad")
+
+
+def test_a_drumless_repeat_gains_a_part_its_first_time_lacked() -> None:
+    roles = ["drums", "bass", "texture"]
+    song = arrange("house_edm", roles, rng=random.Random(4), bars=136)
+    breakdowns = [s for s in song.sections if s.kind == "breakdown"]
+
+    assert breakdowns[0].active_roles == ["texture"]
+    assert breakdowns[1].active_roles == ["bass", "texture"]
