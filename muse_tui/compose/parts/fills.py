@@ -61,8 +61,10 @@ def section_end(
     else:
         style = form.phrase_fills if form is not None else PhraseFills()
         notes = phrase_fills(ctx, family, notes, rng, style, repeat)
-    if repeat.drops_out("drums") and repeat.dropout_bar is not None:
-        notes.append(hit(ctx, "crash", "X", (repeat.dropout_bar + 1) * ctx.beats_per_bar))
+    back_in = None if repeat.dropout_bar is None else repeat.dropout_bar + 1
+    crashes = form is None or form.crashes
+    if repeat.drops_out("drums") and back_in is not None and back_in < ctx.bars and crashes:
+        notes.append(hit(ctx, "crash", "X", back_in * ctx.beats_per_bar))
     ending = drum_ending(
         ctx.section.transition,
         leads_on=ctx.leads_on,
