@@ -11,6 +11,9 @@ Every transition of `contracts.song.Transition` is decided here, once:
   next downbeat;
 - otherwise a section that leads on ends on one of its drum family's fills.
 
+Inside a section, a repeat's drop-out bar (`arrangement.repeats`) silences every
+part but one for a bar before the last phrase (`drop_out`).
+
 The transition ramps (CC7, CC1, CC74) are added at assembly only
 (`transition_ramps`), never by the part writers: the arrangement owns
 transitions, so a changed transition needs no regenerated part, and a track
@@ -23,11 +26,14 @@ import random
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from muse_tui.contracts.song import ControlChange, Section, SongState, Track, Transition
 from muse_tui.knowledge.rhythm import DrumTable, Fill
 
 from .humanize import Draft
+
+T = TypeVar("T")
 
 #: A cut leaves the last beat of the section silent.
 CUT_SILENT_BEATS = 1.0
@@ -75,8 +81,13 @@ def drum_ending(
     family_fills: Sequence[str],
     drums: DrumTable,
     rng: random.Random,
+    turn: int = 0,
 ) -> DrumEnding:
-    """The drums' ending for a section's transition (`leads_on`: another section follows)."""
+    """The drums' ending for a section's transition (`leads_on`: another section follows).
+
+    `turn` is the section's repeat (0 the first time): a repeat ends on another
+    fill of the family's list than the first time did (`turned`).
+    """
     if transition == "cut":
         return DrumEnding(silent_beats=CUT_SILENT_BEATS)
     if transition == "build":
@@ -85,8 +96,18 @@ def drum_ending(
         options = [drums.fills[name] for name in family_fills]
         if sparse:
             options = [f for f in options if f.steps <= 4] or options
-        return DrumEnding(fill=rng.choice(options))
+        return DrumEnding(fill=turned(options, rng.randrange(len(options)), turn))
     return DrumEnding()
+
+
+def turned(options: Sequence[T], index: int, turn: int) -> T:
+    """`options[index]` the first time; a repeat (`turn` ≥ 1) always gets another one.
+
+    The shift skips a whole lap, so the fourth verse is not back on the first one's fill.
+    """
+    if turn == 0 or len(options) < 2:
+        return options[index]
+    return options[(index + 1 + (turn - 1) % (len(options) - 1)) % len(options)]
 
 
 def shape_ending(
@@ -111,6 +132,44 @@ def shape_ending(
                 kept.append(note)
         return kept
     return notes
+
+
+#: When a part enters a build, as a share of its length: the drums' roll starts it
+#: alone, the harmony joins a quarter in, the top line halfway, so the build thickens.
+BUILD_ENTRIES: dict[str, float] = {
+    "chords": 0.25,
+    "keys": 0.25,
+    "pad": 0.25,
+    "lead": 0.5,
+    "arp": 0.5,
+    "texture": 0.5,
+}
+
+
+def build_entry_bar(section: Section, role: str) -> int:
+    """The bar of a build at which `role` comes in (0 outside builds and for the rhythm)."""
+    if section.kind != "build":
+        return 0
+    return int(section.bars * BUILD_ENTRIES.get(role, 0.0))
+
+
+def drop_out(notes: list[Draft], bar: int | None, beats_per_bar: float) -> list[Draft]:
+    """Rest through `bar` (None: no drop-out): notes in it go, notes ringing into it stop."""
+    if bar is None:
+        return notes
+    return rest(notes, bar * beats_per_bar, (bar + 1) * beats_per_bar)
+
+
+def rest(notes: list[Draft], begin: float, end: float) -> list[Draft]:
+    """Silence beats `begin`–`end`: notes starting there go, notes ringing into it stop."""
+    kept = []
+    for note in notes:
+        if begin - 1e-6 <= note.start < end - 1e-6:
+            continue
+        if note.start < begin < note.end:
+            note.duration = begin - note.start
+        kept.append(note)
+    return kept
 
 
 def expression_fade(

@@ -77,6 +77,12 @@ ArrangementTemplateName = Literal[
     "uk_garage",
     "dnb",
     "rock",
+    "house",
+    "phonk",
+    "metal",
+    "country",
+    "k_pop",
+    "cinematic",
     "generic_fallback",
 ]
 #: The BPMs a song may be composed with; every tempo edit stays within them too.

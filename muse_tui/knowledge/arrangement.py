@@ -41,7 +41,7 @@ class SectionTemplate(Contract):
 
     kind: SectionKind
     name: str = Field(min_length=1)
-    bars: int = Field(ge=4)
+    bars: int = Field(ge=4, le=16, description="a longer song repeats sections instead")
     alt_bars: list[int] = Field(
         default_factory=list, description="other lengths a seed may pick instead of `bars`"
     )
@@ -56,8 +56,8 @@ class SectionTemplate(Contract):
     @field_validator("alt_bars")
     @classmethod
     def _alt_bars_are_sections(cls, value: list[int]) -> list[int]:
-        if any(b < 4 for b in value):
-            raise ValueError("every alternative length must be at least 4 bars")
+        if any(not 4 <= b <= 16 for b in value):
+            raise ValueError("every alternative length must be 4 to 16 bars")
         return value
 
 
@@ -70,13 +70,43 @@ class TransitionStyle(Contract):
     ending: Transition = "fade"
 
 
+class PhraseFills(Contract):
+    """How a genre's drums mark the ends of phrases inside a section."""
+
+    every: Literal[4, 8, 16] = Field(
+        default=8, description="bars from one phrase-end fill to the next"
+    )
+    beats: float = Field(default=1, gt=0, le=4, description="the longest phrase-end fill, in beats")
+    chance: float = Field(default=0.6, ge=0, le=1, description="how often a phrase end gets one")
+    kick_drop: bool = Field(
+        default=False, description="some phrase ends drop the kick for the bar instead (house)"
+    )
+
+
+class BuildRoll(Contract):
+    """The snare roll that accelerates through a build into the drop."""
+
+    about: str = ""
+    voice: str = "snare"
+    per_beat: list[int] = Field(min_length=1, description="hits a beat, one stage per equal part")
+    max_per_second: float = Field(gt=0, description="fast tempi stop at the last stage under it")
+    ramp: tuple[float, float] = Field(description="velocity share at the first and last hit")
+    keep: list[str] = Field(default_factory=list, description="groove voices playing on under it")
+    repeat_layer: str = Field(description="the voice a later build doubles its last stage with")
+
+
 class ArrangementTemplate(Contract):
     """A genre's song form."""
 
     display_name: str
+    about: str = Field(default="", description="where the form comes from")
     fallback: bool = False
     aliases: list[str] = Field(default_factory=list, description="genre words that pick it")
     transitions: TransitionStyle
+    crashes: bool = Field(
+        default=True, description="whether the drums mark section downbeats with a crash"
+    )
+    phrase_fills: PhraseFills = Field(default_factory=PhraseFills)
     sections: list[SectionTemplate] = Field(min_length=2)
 
     @field_validator("aliases")
@@ -108,6 +138,7 @@ class ArrangementTable(Contract):
     role_groups: dict[RoleGroup, list[TrackRole]]
     mood_energy: dict[str, float] = Field(default_factory=dict)
     loop_form: list[SectionTemplate] = Field(min_length=2)
+    build_roll: BuildRoll
     templates: dict[ArrangementTemplateName, ArrangementTemplate]
 
     @field_validator("section_energy", "chord_plans")

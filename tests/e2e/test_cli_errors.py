@@ -109,7 +109,7 @@ def test_a_one_bar_prompt_composes_the_shortest_song_and_says_so(runner: CliRunn
     assert "You asked for 1 bar; a song has at least 8 bars, so this one has 8." in " ".join(
         out.split()
     )
-    assert "Stage 3/8: house_edm, 8 bars" in out
+    assert "Stage 3/8: house, 8 bars" in out
 
 
 def test_an_hour_and_a_half_in_the_prompt_is_bounded_like_bars(runner: CliRunner) -> None:

@@ -2,8 +2,10 @@
 
 The template names groups or roles in order of entry; then the rules a producer
 expects are enforced whatever the template says: an intro has at most two
-tracks, a chorus, hook or drop has everyone, a break strips down from the
-section before it, and an outro takes tracks away from the busiest section.
+tracks, the last chorus, hook or drop has everyone (the earlier ones hold one
+colour part back, so the last one grows), a break strips down from the section
+before it, and an outro takes tracks away from the busiest section. A drumless
+section that comes back with the same players gains one, where its rule allows.
 """
 
 from __future__ import annotations
@@ -18,6 +20,21 @@ _BREAK_KINDS = frozenset({"break", "breakdown"})
 _NOT_A_SHOWCASE = frozenset({"intro", "outro", "build", "break", "breakdown"})
 #: Who carries a section when none of the roles it asks for exist in this song.
 _STAND_IN_GROUPS = ("harmony", "top", "low", "rhythm")
+#: The part an earlier peak holds back for the last one: a colour, never the hook or groove.
+HELD_BACK: tuple[TrackRole, ...] = ("pad", "arp", "texture", "keys", "percussion")
+#: Below this many roles every peak keeps the full band.
+MIN_ROLES_TO_HOLD_BACK = 4
+#: Who joins a drumless section the second time round: a harmony bed, then the low end.
+JOINS_A_REPEAT: tuple[TrackRole, ...] = (
+    "pad",
+    "keys",
+    "chords",
+    "bass",
+    "sub_bass",
+    "arp",
+    "lead",
+    "percussion",
+)
 
 
 def resolve_play(
@@ -48,17 +65,42 @@ def plan_activation(
     stand_in = resolve_play(_STAND_IN_GROUPS, roles, groups)[:1]
     track_order = {role: i for i, role in enumerate(roles)}
     active: list[list[TrackRole]] = []
+    last_of_kind = {kind: index for index, kind in enumerate(kinds)}
     for index, (kind, play) in enumerate(zip(kinds, plays, strict=True)):
         players = list(roles) if index in showcases else resolve_play(play, roles, groups)
         players = players or stand_in
+        if kind in PEAK_KINDS and index != last_of_kind[kind]:
+            players = _holding_back(players)
+        most = len(roles)
         if kind == "intro":
-            players = players[:INTRO_MAX_ROLES]
+            most = INTRO_MAX_ROLES
         elif kind in _BREAK_KINDS and active:
-            players = players[: max(1, len(active[-1]) - 1)]
+            most = max(1, len(active[-1]) - 1)
         elif kind == "outro" and active:
-            players = players[: max(1, max(len(a) for a in active) - 1)]
+            most = max(1, max(len(a) for a in active) - 1)
+        players = players[:most]
+        first = next((a for k, a in zip(kinds, active, strict=False) if k == kind), None)
+        if first is not None and "drums" not in players and set(players) == set(first):
+            players = _joined(players, roles, most)
         active.append(sorted(players, key=track_order.__getitem__))
     return active
+
+
+def _joined(players: list[TrackRole], roles: Sequence[TrackRole], most: int) -> list[TrackRole]:
+    """A drumless repeat that would play just as its first time did gains a part, room allowing.
+
+    Without drums there is no fill to tell the second breakdown from the first.
+    """
+    joining = next((r for r in JOINS_A_REPEAT if r in roles and r not in players), None)
+    return [*players, joining] if joining is not None and len(players) < most else players
+
+
+def _holding_back(players: list[TrackRole]) -> list[TrackRole]:
+    """The players less one colour part, saved for the last peak to add."""
+    if len(players) < MIN_ROLES_TO_HOLD_BACK:
+        return players
+    held = next((role for role in HELD_BACK if role in players), None)
+    return [role for role in players if role != held]
 
 
 def _showcases(kinds: Sequence[SectionKind], energies: Sequence[float]) -> set[int]:

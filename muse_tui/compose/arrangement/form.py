@@ -1,8 +1,10 @@
 """The song's form: which sections, in what order, how many bars each.
 
 Structure hints reshape the template; a requested length trims whole sections
-(by their `trim` rank) and then stretches or squeezes the rest proportionally,
-never below four bars.
+(by their `trim` rank) or, for a longer song, repeats the form's core unit (a
+verse and its chorus, a solo), and then stretches or squeezes the sections
+proportionally in four-bar steps, never below four bars nor past sixteen: a
+producer hears a 24-bar verse as a verse that forgot to end.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ from muse_tui.contracts.song import ChordPlan, SectionKind, Transition
 from muse_tui.knowledge.arrangement import ArrangementTable, SectionTemplate
 
 MIN_SECTION_BARS = 4
+#: The longest section a form grows to; longer songs get more sections instead.
+MAX_SECTION_BARS = 16
+#: How many times the core unit may be repeated to reach a long target.
+_MAX_EXTRA_UNITS = 32
 #: Where the song peaks: these play every role.
 PEAK_KINDS: frozenset[str] = frozenset({"chorus", "hook", "drop"})
 
@@ -161,7 +167,11 @@ def target_bars(
     low, high = duration.min, duration.max
     lengths = [sum(p.bars for p in level) for level in _trim_levels(plans)]
     fitting = [t for t in lengths if low <= t <= high]
-    wanted = max(fitting) if fitting else min(max(lengths[0], low), high)
+    if fitting:
+        wanted = max(fitting)
+    else:
+        grown = (_length(level) for level in _grown_levels(plans, low))
+        wanted = next((t for t in grown if low <= t <= high), min(max(lengths[0], low), high))
     for grain in (8, 4):
         options = [t for t in range(low, high + 1) if t % grain == 0]
         if options:
@@ -178,11 +188,14 @@ def fit_song(
     """Fit the form to `target` bars (or keep its length), placing the first peak if asked."""
     if target is not None and target < MIN_SECTION_BARS:
         raise ValueError(f"a song needs at least {MIN_SECTION_BARS} bars, not {target}")
+    fitted = None
     if hints.first_peak_bar is not None:
-        placed = _place_first_peak(plans, hints, target, phrase_bars)
-        if placed is not None:
-            return placed
-    return fit_form(plans, target, phrase_bars)
+        fitted = _place_first_peak(plans, hints, target, phrase_bars)
+    if fitted is None:
+        fitted = fit_form(plans, target, phrase_bars)
+    if len({p.name for p in fitted}) < len(fitted):  # both halves of a placed peak grew
+        fitted = _numbered_in_order(fitted)
+    return fitted
 
 
 def _place_first_peak(
@@ -203,26 +216,103 @@ def _place_first_peak(
         return None
     if 0 < at < MIN_SECTION_BARS:
         return None
-    lead_in = fit_form(before, at, phrase_bars) if at else []
+    lead_in = fit_form(before, at, phrase_bars, grow=False) if at else []
     return lead_in + fit_form(after, rest, phrase_bars)
 
 
 def fit_form(
-    plans: Sequence[SectionPlan], target: int | None, phrase_bars: int | None = None
+    plans: Sequence[SectionPlan],
+    target: int | None,
+    phrase_bars: int | None = None,
+    *,
+    grow: bool = True,
 ) -> list[SectionPlan]:
-    """Trim and scale sections to exactly `target` bars (None keeps them as they are)."""
+    """Trim or grow, then scale sections to exactly `target` bars (None keeps them as they are).
+
+    `grow=False` only stretches (the lead-in to a peak placed at a bar).
+    """
     if target is None:
         return list(plans)
-    levels = _trim_levels(plans)
-    feasible = [level for level in levels if MIN_SECTION_BARS * len(level) <= target]
+    levels = _trim_levels(plans) + (_grown_levels(plans, target) if grow else [])
+    feasible = [
+        level for level in levels if MIN_SECTION_BARS * len(level) <= target <= _room(level, target)
+    ]
     if feasible:
         # The fullest form whose length is proportionally closest to the target.
-        chosen = min(feasible, key=lambda lvl: abs(math.log(target / sum(p.bars for p in lvl))))
+        chosen = min(feasible, key=lambda lvl: abs(math.log(target / _length(lvl))))
+    elif MIN_SECTION_BARS * len(levels[0]) > target:
+        chosen = _squeezed(_trim_levels(plans)[-1], target)
     else:
-        chosen = _squeezed(levels[-1], target)
+        chosen = max(levels, key=len)
     grain = _grain([p.bars for p in chosen], target, phrase_bars)
-    lengths = scale_bars([p.bars for p in chosen], target, grain)
+    lengths = scale_bars([p.bars for p in chosen], target, grain, MAX_SECTION_BARS)
     return [replace(p, bars=b) for p, b in zip(chosen, lengths, strict=True)]
+
+
+def _length(plans: Sequence[SectionPlan]) -> int:
+    return sum(p.bars for p in plans)
+
+
+def _room(plans: Sequence[SectionPlan], target: int) -> int:
+    """The most bars these sections hold without one passing MAX_SECTION_BARS."""
+    return MAX_SECTION_BARS * len(plans) + target % MIN_SECTION_BARS
+
+
+def _grown_levels(plans: Sequence[SectionPlan], target: int) -> list[list[SectionPlan]]:
+    """The form with its core unit played once more, twice more… until `target` fits in it."""
+    unit = _core_unit(plans)
+    fits_already = _length(plans) >= target and _room(plans, target) >= target
+    if unit is None or fits_already:
+        return []
+    start, end = unit
+    copies = [replace(p, trim=None) for p in plans[start:end]]
+    levels: list[list[SectionPlan]] = []
+    for extra in range(1, _MAX_EXTRA_UNITS + 1):
+        grown = _numbered_in_order([*plans[:end], *copies * extra, *plans[end:]])
+        levels.append(grown)
+        if _length(grown) >= target and _room(grown, target) >= target:
+            break
+    return levels
+
+
+def _core_unit(plans: Sequence[SectionPlan]) -> tuple[int, int] | None:
+    """The span a longer song repeats: a verse-to-peak run, else the last run into a peak.
+
+    A form ending "Chorus 2, Bridge, Chorus 3" repeats "Verse 2 … Chorus 2", so the
+    bridge keeps its place near the end; an EDM form repeats "Breakdown, Build, Drop";
+    a form without peaks repeats its last solo, loop or verse.
+    """
+    peaks = [i for i, p in enumerate(plans) if p.kind in PEAK_KINDS]
+    runs = []
+    for number, peak in enumerate(peaks):
+        begin = peaks[number - 1] + 1 if number else 0
+        begin = next((i for i in range(begin, peak) if plans[i].kind != "intro"), peak)
+        runs.append((begin, peak + 1))
+    with_verse = [(a, b) for a, b in runs if any(p.kind == "verse" for p in plans[a:b])]
+    if with_verse or runs:
+        return (with_verse or runs)[-1]
+    middle = [i for i, p in enumerate(plans) if p.kind not in ("intro", "outro")]
+    playing = [i for i in middle if plans[i].kind in ("solo", "loop", "verse")] or middle
+    return (playing[-1], playing[-1] + 1) if playing else None
+
+
+def _numbered_in_order(plans: Sequence[SectionPlan]) -> list[SectionPlan]:
+    """Names numbered by order of appearance once a unit is repeated ("Chorus 1, 2, 3, 4").
+
+    A name that had no number keeps it the first time; its repeats count on from 2.
+    """
+    bases = [re.sub(r"\s*\d+$", "", p.name) for p in plans]
+    numbered = {b for b, p in zip(bases, plans, strict=True) if b != p.name}
+    seen: dict[str, int] = {}
+    renamed = []
+    for base, plan in zip(bases, plans, strict=True):
+        seen[base] = seen.get(base, 0) + 1
+        if base in numbered:
+            name = f"{base} {seen[base]}"
+        else:
+            name = base if seen[base] == 1 else f"{base} {seen[base]}"
+        renamed.append(replace(plan, name=name))
+    return renamed
 
 
 def _trim_levels(plans: Sequence[SectionPlan]) -> list[list[SectionPlan]]:
@@ -258,25 +348,30 @@ def _grain(bars: list[int], target: int, phrase_bars: int | None) -> int:
     return 8 if eights and 8 * len(bars) <= target else MIN_SECTION_BARS
 
 
-def scale_bars(bars: Sequence[int], target: int, grain: int = MIN_SECTION_BARS) -> list[int]:
+def scale_bars(
+    bars: Sequence[int], target: int, grain: int = MIN_SECTION_BARS, cap: int | None = None
+) -> list[int]:
     """Scale lengths to sum to `target` in steps of `grain`, each at least one step.
 
-    The remainder (`target % grain`) goes to the longest section, so at most one
-    section leaves the grid.
+    No section grows past `cap` bars while another still has room. The remainder
+    (`target % grain`) goes to the longest section, so at most one section leaves
+    the grid.
     """
     units = target // grain
     if units < len(bars):
         raise ValueError(f"{len(bars)} sections cannot fit in {target} bars")
+    most = max(1, cap // grain) if cap else units
     total = sum(bars)
     ideal = [b * units / total for b in bars]
-    count = [max(1, math.floor(x)) for x in ideal]
+    count = [min(most, max(1, math.floor(x))) for x in ideal]
     while sum(count) > units:
         shrink = max(
             (i for i in range(len(count)) if count[i] > 1), key=lambda i: count[i] - ideal[i]
         )
         count[shrink] -= 1
     while sum(count) < units:
-        grow = max(range(len(count)), key=lambda i: ideal[i] - count[i])
+        room = [i for i in range(len(count)) if count[i] < most] or list(range(len(count)))
+        grow = max(room, key=lambda i: ideal[i] - count[i])
         count[grow] += 1
     lengths = [c * grain for c in count]
     longest = max(range(len(lengths)), key=lambda i: lengths[i])

@@ -18,8 +18,9 @@ from muse_tui.contracts import (
 )
 from muse_tui.knowledge.rhythm import rhythm_table
 
+from ..arrangement.repeats import section_repeat
 from ..humanize import humanize, tidy
-from ..transitions import shape_ending
+from ..transitions import build_entry_bar, drop_out, rest, shape_ending
 from .bass import write_bass
 from .comping import write_comping, write_pad, write_texture
 from .context import PartContext, PartDraft
@@ -54,7 +55,8 @@ def write_part(
     """One section of one track as a Region: notes relative to the region start, humanised.
 
     `kick_source` is the drum region of the same section; kick-locked bass
-    styles play on its kicks (without it they use their own rhythm).
+    styles play on its kicks (without it they use their own rhythm). A repeat's
+    drop-out bar is left to its soloist; in a build the parts enter one after another.
     """
     region_id = new_id(rng)
     ctx = PartContext(track, song, intent, section, rhythm_table())
@@ -63,6 +65,11 @@ def write_part(
     drafts = shape_ending(
         ctx.section.transition, draft.notes, ctx.length, ctx.beats_per_bar, kit=kit
     )
+    repeat = section_repeat(song, section)
+    if repeat.drops_out(track.role):
+        drafts = drop_out(drafts, repeat.dropout_bar, ctx.beats_per_bar)
+    if entry := build_entry_bar(section, track.role):
+        drafts = rest(drafts, 0.0, entry * ctx.beats_per_bar)
     notes = humanize(drafts, draft.feel or ctx.feel, rng, track.channel)
     bends = list(draft.pitch_bends)
     if draft.finish is not None:

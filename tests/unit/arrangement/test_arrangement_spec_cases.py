@@ -61,7 +61,7 @@ def test_energy_moves_smoothly_and_peaks_where_the_song_peaks(template: str) -> 
 
 def test_four_chord_progression_loops_four_times_over_a_16_bar_verse(progression) -> None:
     chords = progression(4, beats=4)
-    song = arrange("trap", FOUR_TRACKS, rng=random.Random(4), bars=56)
+    song = arrange("trap", FOUR_TRACKS, rng=random.Random(4), bars=64)
     verse = next(s for s in song.sections if s.kind == "verse")
     assert verse.bars == 16 and verse.chord_plan == "loop"
 
