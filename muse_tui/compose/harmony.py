@@ -1,5 +1,10 @@
 """S2 harmony: the chord progression, spelled for the key, with numerals and voice-led voicings.
 
+A generated progression comes from the genre's library (`skills/harmony/progressions/`):
+a seeded pick weighted by the library, in the key's mode, with its own chord rhythm.
+A genre without one gets the plain loops of its mode. Either way the tonic must be
+heard: the chords alone should name the asked key, or the pick leans to one that does.
+
 The harmonic dial decides how far from the key the chords may go: diatonic at 0,
 borrowed chords from around 0.25, secondary dominants (modal interchange) from
 around 0.5, tritone substitutions (chromatic colour) beyond 0.75. The genre's
@@ -22,12 +27,17 @@ from muse_tui.contracts import (
     ProgressionChord,
     SongState,
 )
-from muse_tui.knowledge.progressions import ProgressionTable, progression_table
+from muse_tui.knowledge.progressions import (
+    LibraryProgression,
+    ProgressionTable,
+    progression_table,
+)
 from muse_tui.theory import (
     Chord,
     ChordSyntaxError,
     Key,
     RomanSyntaxError,
+    detect_key,
     key_of,
     parse_chord,
     parse_roman,
@@ -35,6 +45,7 @@ from muse_tui.theory import (
     voice,
     voice_lead,
 )
+from muse_tui.theory.key import mode_name
 
 #: Register of each voicing style (low, high): comping sits around middle C.
 REGISTERS = {
@@ -59,6 +70,12 @@ _DEGREE_FUNCTION: dict[int, HarmonicFunction] = {
     5: "dominant",
     7: "dominant",
 }
+#: The lowest harmonic dial at which a library progression may leave the key.
+COLOUR_DIAL = 0.1
+#: How much less likely a progression is picked when its chords alone would name another key.
+UNHEARD_TONIC_WEIGHT = 0.2
+#: Modes with a minor third, heard as minor keys.
+_MINOR_THIRD = ("minor", "dorian", "phrygian", "harmonic minor", "melodic minor")
 
 
 class ProgressionError(ValueError):
@@ -80,36 +97,44 @@ def generate_progression(
     beats_per_bar: float = 4.0,
     table: ProgressionTable | None = None,
 ) -> EnrichedProgression:
-    """The progression the intent asks for: its explicit chords, or one generated from the genre."""
+    """The progression the intent asks for: its explicit chords, or one from the genre's library."""
     key = song_key(intent)
     dna = intent.genre_dna
     style = dna.voicing_style if dna else "close"
+    table = table or progression_table()
     if intent.explicit_progression:
         choices = [_explicit(token, key) for token in intent.explicit_progression]
+        bars = [_bars_per_chord(len(choices))] * len(choices)
         source = "explicit"
     else:
         dial = creativity_of(intent).harmonic
         complexity = dna.harmonic_complexity if dna else 0.3
         vocabulary = dna.harmonic_vocabulary if dna else ["", "m", "7", "maj7", "m7"]
-        length_range = dna.progression_length if dna else (4, 4)
-        jazz = style in ("shell", "rootless")
-        degrees = _numerals(key, rng, length_range, jazz, table or progression_table())
-        choices = _colour(degrees, key, dial, rng, table or progression_table())
+        length_range = dna.progression_length if dna else (1, 16)
+        picked = _library_pick(intent.genre[0], key, dial, length_range, rng, table)
+        if picked is not None:
+            choices = [_numeral_choice(n, _key_in(key, picked.mode)) for n in picked.chords]
+            bars = picked.chord_bars
+            choices = _colour(choices, key, dial / 2, rng, table, keep_ends=True)
+        else:
+            jazz = style in ("shell", "rootless")
+            degrees = _numerals(key, rng, length_range, jazz, table)
+            choices = _colour([_numeral_choice(n, key) for n in degrees], key, dial, rng, table)
+            bars = [_bars_per_chord(len(choices))] * len(choices)
         choices = [_extend(c, key, dial, complexity, vocabulary, rng) for c in choices]
         source = "generated"
     voicings = _voice_lead([c.chord for c in choices], style)
     choices[0], voicings[0] = _name_what_sounds(choices[0], voicings[0], key, style)
-    beats = _durations(len(choices), beats_per_bar)
     chords = [
         ProgressionChord(
             symbol=c.chord.symbol,
             roman=_roman(c, key),
             voicing=list(v),
-            beats=b,
+            beats=b * beats_per_bar,
             function=c.function,
             tension=_tension(c, key),
         )
-        for c, v, b in zip(choices, voicings, beats, strict=True)
+        for c, v, b in zip(choices, voicings, bars, strict=True)
     ]
     return EnrichedProgression(
         key=key.tonic, mode=key.mode, chords=chords, source=source, variant=variant
@@ -134,6 +159,63 @@ def describe_progression(progression: EnrichedProgression) -> str:
 
 
 # ── choosing the numerals ───────────────────────────────────────────────────
+def _library_pick(
+    genre: str,
+    key: Key,
+    dial: float,
+    length: tuple[int, int],
+    rng: random.Random,
+    table: ProgressionTable,
+) -> LibraryProgression | None:
+    """A seeded pick from the genre's library, weighted by it, in the key's mode.
+
+    Progressions in the key's own mode come first, then those of modes with the
+    same third; either way with as many chords as the genre's `progressionLength`.
+    One whose chords alone would be heard in another key is picked less often:
+    the asked key must be the one a listener hears.
+    """
+    low, high = length
+    library = [p for p in table.library_for(genre) if low <= len(p.chords) <= high]
+    third = key.mode in _MINOR_THIRD
+    for fits in (
+        lambda p: _key_in(key, p.mode).mode == key.mode,
+        lambda p: (_key_in(key, p.mode).mode in _MINOR_THIRD) == third,
+    ):
+        pool = [p for p in library if fits(p) and _dial_allows(p, key, dial)]
+        if pool:
+            weights = [
+                p.weight * (1.0 if _tonic_heard(p, key) else UNHEARD_TONIC_WEIGHT) for p in pool
+            ]
+            return rng.choices(pool, weights=weights)[0]
+    return None
+
+
+def _key_in(key: Key, mode: str) -> Key:
+    """The asked tonic in a library progression's mode (its numerals are read in it)."""
+    return Key(key.tonic, mode_name(mode) or key.mode)
+
+
+def _dial_allows(progression: LibraryProgression, key: Key, dial: float) -> bool:
+    """Diatonic progressions always; one leaving the key only once the dial reaches its own."""
+    scale = set(key.pitch_classes)
+    own_key = _key_in(key, progression.mode)
+    if all(parse_roman(n, own_key).pitch_classes <= scale for n in progression.chords):
+        return True
+    return dial >= max(progression.dial, COLOUR_DIAL)
+
+
+def _tonic_heard(progression: LibraryProgression, key: Key) -> bool:
+    """The chords (and a bass on their roots), held as written, name the asked tonic and third."""
+    own_key = _key_in(key, progression.mode)
+    notes: list[tuple[int, float]] = []
+    for numeral, bars in zip(progression.chords, progression.chord_bars, strict=True):
+        chord = parse_roman(numeral, own_key)
+        notes += [(pc, bars) for pc in chord.pitch_classes]
+        notes.append((chord.bass_pc, bars / 2))
+    heard = detect_key(notes)
+    return heard.tonic_pc == key.tonic_pc and (heard.mode == "minor") == (key.mode in _MINOR_THIRD)
+
+
 def _numerals(
     key: Key, rng: random.Random, length: tuple[int, int], jazz: bool, table: ProgressionTable
 ) -> list[str]:
@@ -154,17 +236,34 @@ def _numerals(
     return numerals
 
 
+def _numeral_choice(numeral: str, key: Key) -> _Choice:
+    return _Choice(parse_roman(numeral, key), numeral, _function_of(numeral))
+
+
 def _colour(
-    numerals: Sequence[str], key: Key, dial: float, rng: random.Random, table: ProgressionTable
+    written: Sequence[_Choice],
+    key: Key,
+    dial: float,
+    rng: random.Random,
+    table: ProgressionTable,
+    *,
+    keep_ends: bool = False,
 ) -> list[_Choice]:
-    """Diatonic chords, then borrowed, secondary and substituted ones as the dial allows."""
+    """Borrowed, secondary and substituted chords in place of diatonic ones, as the dial allows.
+
+    With `keep_ends` the last chord (the cadence) and any chord already outside
+    the key (a library's passing or borrowed chord) stay as written.
+    """
     borrowed_pool = table.borrowed.get(key.mode, [])
-    choices = [_Choice(parse_roman(n, key), n, _function_of(n)) for n in numerals]
+    choices = list(written)
+    scale = set(key.pitch_classes)
     borrow_chance = max(0.0, (dial - 0.15) * 0.8)
     secondary_chance = max(0.0, (dial - 0.4) * 0.7)
     substitute_chance = max(0.0, (dial - 0.7) * 1.2)
     for i in range(1, len(choices)):
         roll = rng.random()
+        if keep_ends and (i == len(choices) - 1 or not choices[i].chord.pitch_classes <= scale):
+            continue
         if borrowed_pool and roll < borrow_chance:
             n = rng.choice(borrowed_pool)
             choices[i] = _Choice(parse_roman(n, key), n, "borrowed")
@@ -196,9 +295,10 @@ def _extend(
     base_pcs = base.pitch_classes
     # Below the borrowed-chord threshold an extension may only add notes of the key;
     # a borrowed chord keeps its own outside notes but gains no new ones.
-    # Colour tones from outside the key come only with modal interchange and beyond.
-    allowed = set(key.pitch_classes) | base_pcs if dial < 0.5 else set(range(12))
+    # Altered tensions from outside the key (b9, #9) come only on chords that pull
+    # to the next one, with modal interchange and beyond: a tonic never turns into a dominant.
     pulls = choice.function in ("dominant", "secondary_dominant", "chromatic")
+    allowed = set(range(12)) if pulls and dial >= 0.5 else set(key.pitch_classes) | base_pcs
     dominant = (pulls or _strip_figures(choice.numeral).upper() == "V") and 4 in base.intervals
     candidates: list[tuple[int, Chord]] = []
     for suffix in vocabulary:
@@ -207,7 +307,8 @@ def _extend(
         except ChordSyntaxError:
             continue
         richness = RICHNESS.get(len(chord.pitch_classes), 3)
-        keeps_triad = _triad(chord) == _triad(base)
+        # An extension adds notes: it never drops one the numeral asked for (Em7 is not Em6).
+        keeps_triad = _triad(chord) == _triad(base) and base_pcs <= chord.pitch_classes
         # A dominant keeps its flat seventh: G7 may become G9 or G13, never Gmaj7.
         keeps_pull = not dominant or 11 not in chord.intervals
         if richness and dominant and 10 not in chord.intervals:
@@ -251,6 +352,8 @@ def _explicit(token: str, key: Key) -> _Choice:
 
 # ── describing the chords ───────────────────────────────────────────────────
 def _function_of(numeral: str) -> HarmonicFunction:
+    if re.search(r"[°o]7", numeral):
+        return "passing"  # a diminished seventh walks between two chords
     if "/" in numeral:
         return "secondary_dominant"
     if numeral[:1] in "b#♭♯":
@@ -292,9 +395,9 @@ def _tension(choice: _Choice, key: Key) -> float:
     return round(min(1.0, base + 0.05 * extensions + 0.08 * outside), 3)
 
 
-def _durations(count: int, beats_per_bar: float) -> list[float]:
+def _bars_per_chord(count: int) -> float:
     """A bar per chord; long progressions (12+) move twice a bar like a jazz form."""
-    return [beats_per_bar / 2 if count >= 12 else beats_per_bar] * count
+    return 0.5 if count >= 12 else 1.0
 
 
 #: Extensions a rootless voicing may have added (it adds the 9th to a plain seventh chord).
