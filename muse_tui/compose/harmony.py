@@ -45,7 +45,7 @@ from muse_tui.theory import (
     voice,
     voice_lead,
 )
-from muse_tui.theory.key import mode_name
+from muse_tui.theory.key import MINOR_MODES, mode_name
 
 #: Register of each voicing style (low, high): comping sits around middle C.
 REGISTERS = {
@@ -73,7 +73,9 @@ _DEGREE_FUNCTION: dict[int, HarmonicFunction] = {
 #: The lowest harmonic dial at which a library progression may leave the key.
 COLOUR_DIAL = 0.1
 #: How much less likely a progression is picked when its chords alone would name another key.
-UNHEARD_TONIC_WEIGHT = 0.2
+UNHEARD_TONIC_WEIGHT = 0.15
+#: How much less likely a progression written in a neighbouring mode is picked.
+OTHER_MODE_WEIGHT = 0.5
 #: Modes with a minor third, heard as minor keys.
 _MINOR_THIRD = ("minor", "dorian", "phrygian", "harmonic minor", "melodic minor")
 
@@ -169,25 +171,29 @@ def _library_pick(
 ) -> LibraryProgression | None:
     """A seeded pick from the genre's library, weighted by it, in the key's mode.
 
-    Progressions in the key's own mode come first, then those of modes with the
-    same third; either way with as many chords as the genre's `progressionLength`.
-    One whose chords alone would be heard in another key is picked less often:
-    the asked key must be the one a listener hears.
+    Progressions of modes with the same third as the key's count too (a minor key
+    takes harmonic-minor and phrygian loops), at half weight and only once the dial
+    allows their outside chords; all with as many chords as the genre's
+    `progressionLength`. One whose chords alone would be heard in another key is
+    picked less often: the asked key must be the one a listener hears. A modal key
+    (phrygian, dorian…) is asked for its colour, which key-finding cannot name, so there
+    the mode's own loops are not held back.
     """
     low, high = length
-    library = [p for p in table.library_for(genre) if low <= len(p.chords) <= high]
     third = key.mode in _MINOR_THIRD
-    for fits in (
-        lambda p: _key_in(key, p.mode).mode == key.mode,
-        lambda p: (_key_in(key, p.mode).mode in _MINOR_THIRD) == third,
-    ):
-        pool = [p for p in library if fits(p) and _dial_allows(p, key, dial)]
-        if pool:
-            weights = [
-                p.weight * (1.0 if _tonic_heard(p, key) else UNHEARD_TONIC_WEIGHT) for p in pool
-            ]
-            return rng.choices(pool, weights=weights)[0]
-    return None
+    modal = key.mode not in ("major", *MINOR_MODES)
+    pool, weights = [], []
+    for progression in table.library_for(genre):
+        mode = _key_in(key, progression.mode).mode
+        if not low <= len(progression.chords) <= high or (mode in _MINOR_THIRD) != third:
+            continue
+        if not _dial_allows(progression, key, dial):
+            continue
+        weight = progression.weight * (1.0 if mode == key.mode else OTHER_MODE_WEIGHT)
+        pool.append(progression)
+        heard = modal or _tonic_heard(progression, key)
+        weights.append(weight * (1.0 if heard else UNHEARD_TONIC_WEIGHT))
+    return rng.choices(pool, weights=weights)[0] if pool else None
 
 
 def _key_in(key: Key, mode: str) -> Key:
@@ -205,13 +211,17 @@ def _dial_allows(progression: LibraryProgression, key: Key, dial: float) -> bool
 
 
 def _tonic_heard(progression: LibraryProgression, key: Key) -> bool:
-    """The chords (and a bass on their roots), held as written, name the asked tonic and third."""
+    """The chords held as written, over a bass on their roots, name the asked tonic and third.
+
+    The bass counts twice a chord tone: a listener's key leans on the roots, and in
+    a song without a chord track they are the harmony (IV–I alone reads as a I–V in IV).
+    """
     own_key = _key_in(key, progression.mode)
     notes: list[tuple[int, float]] = []
     for numeral, bars in zip(progression.chords, progression.chord_bars, strict=True):
         chord = parse_roman(numeral, own_key)
         notes += [(pc, bars) for pc in chord.pitch_classes]
-        notes.append((chord.bass_pc, bars / 2))
+        notes.append((chord.bass_pc, 2 * bars))
     heard = detect_key(notes)
     return heard.tonic_pc == key.tonic_pc and (heard.mode == "minor") == (key.mode in _MINOR_THIRD)
 
