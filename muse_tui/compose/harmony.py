@@ -211,19 +211,23 @@ def _dial_allows(progression: LibraryProgression, key: Key, dial: float) -> bool
 
 
 def _tonic_heard(progression: LibraryProgression, key: Key) -> bool:
-    """The chords held as written, over a bass on their roots, name the asked tonic and third.
+    """The chords held as written name the asked tonic and third, with a light bass or a heavy one.
 
-    The bass counts twice a chord tone: a listener's key leans on the roots, and in
-    a song without a chord track they are the harmony (IV–I alone reads as a I–V in IV).
+    A listener's key leans on the roots, and in a song without a chord track they
+    are the harmony; with pads and keys the chord tones speak. Both must agree.
     """
     own_key = _key_in(key, progression.mode)
-    notes: list[tuple[int, float]] = []
-    for numeral, bars in zip(progression.chords, progression.chord_bars, strict=True):
-        chord = parse_roman(numeral, own_key)
-        notes += [(pc, bars) for pc in chord.pitch_classes]
-        notes.append((chord.bass_pc, 2 * bars))
-    heard = detect_key(notes)
-    return heard.tonic_pc == key.tonic_pc and (heard.mode == "minor") == (key.mode in _MINOR_THIRD)
+    chords = [
+        (parse_roman(numeral, own_key), bars)
+        for numeral, bars in zip(progression.chords, progression.chord_bars, strict=True)
+    ]
+    for bass_weight in (0.5, 2.0):
+        notes = [(pc, bars) for chord, bars in chords for pc in chord.pitch_classes]
+        notes += [(chord.bass_pc, bass_weight * bars) for chord, bars in chords]
+        heard = detect_key(notes)
+        if heard.tonic_pc != key.tonic_pc or (heard.mode == "minor") != (key.mode in _MINOR_THIRD):
+            return False
+    return True
 
 
 def _numerals(
@@ -261,8 +265,8 @@ def _colour(
 ) -> list[_Choice]:
     """Borrowed, secondary and substituted chords in place of diatonic ones, as the dial allows.
 
-    With `keep_ends` the last chord (the cadence) and any chord already outside
-    the key (a library's passing or borrowed chord) stay as written.
+    With `keep_ends` the last chord (the cadence), the tonic and any chord already
+    outside the key (a library's passing or borrowed chord) stay as written.
     """
     borrowed_pool = table.borrowed.get(key.mode, [])
     choices = list(written)
@@ -272,8 +276,12 @@ def _colour(
     substitute_chance = max(0.0, (dial - 0.7) * 1.2)
     for i in range(1, len(choices)):
         roll = rng.random()
-        if keep_ends and (i == len(choices) - 1 or not choices[i].chord.pitch_classes <= scale):
-            continue
+        if keep_ends and (
+            i == len(choices) - 1
+            or not choices[i].chord.pitch_classes <= scale
+            or _strip_figures(choices[i].numeral).upper() == "I"
+        ):
+            continue  # the cadence, the tonic and the library's own colour stay as written
         if borrowed_pool and roll < borrow_chance:
             n = rng.choice(borrowed_pool)
             choices[i] = _Choice(parse_roman(n, key), n, "borrowed")

@@ -56,6 +56,9 @@ _LOOKS_LIKE = {"chord": re.compile(r"^[A-G][#b]?"), "roman": re.compile(r"^[b#]?
 _PROGRESSION_CUE = re.compile(r"(?<!\w)(?:progression|chords|changes)(?!\w)", re.I)
 _TOKEN = re.compile(r"[^\s,|;>]+")
 _SEPARATORS = re.compile(r"^[\s,|;>\-→]*$")
+#: Past this many characters a prompt is prose: chord names in it count only where
+#: the prompt says "progression", "chords" or "changes" ("Am, F, C and G are fine" is talk).
+_PROSE_CHARS = 300
 
 
 @dataclass(frozen=True)
@@ -147,10 +150,13 @@ def read_progression(prompt: PromptText) -> list[str]:
 
     The chords must be written side by side: any other word ends the run, so
     "Am F C G, key of Am" is four chords and a key. A run naming more than
-    `MOST_CHORDS` chords keeps its first ones.
+    `MOST_CHORDS` chords keeps its first ones; a long prompt names chords only
+    where it says it does.
     """
     text = prompt.free_text()
     cued = bool(_PROGRESSION_CUE.search(prompt.text))
+    if len(text) > _PROSE_CHARS and not cued:
+        return []
     runs: list[tuple[str, list[tuple[int, int, str]]]] = []
     last_end, broken = 0, True
     for token in _TOKEN.finditer(text):
