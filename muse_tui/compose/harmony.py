@@ -73,7 +73,7 @@ _DEGREE_FUNCTION: dict[int, HarmonicFunction] = {
 #: The lowest harmonic dial at which a library progression may leave the key.
 COLOUR_DIAL = 0.1
 #: How much less likely a progression is picked when its chords alone would name another key.
-UNHEARD_TONIC_WEIGHT = 0.15
+UNHEARD_TONIC_WEIGHT = 0.05
 #: How much less likely a progression written in a neighbouring mode is picked.
 OTHER_MODE_WEIGHT = 0.5
 #: Modes with a minor third, heard as minor keys.
@@ -177,7 +177,7 @@ def _library_pick(
     `progressionLength`. One whose chords alone would be heard in another key is
     picked less often: the asked key must be the one a listener hears. A modal key
     (phrygian, dorian…) is asked for its colour, which key-finding cannot name, so there
-    the mode's own loops are not held back.
+    the mode's own loops are not held back and its neighbours' are picked less.
     """
     low, high = length
     third = key.mode in _MINOR_THIRD
@@ -189,7 +189,8 @@ def _library_pick(
             continue
         if not _dial_allows(progression, key, dial):
             continue
-        weight = progression.weight * (1.0 if mode == key.mode else OTHER_MODE_WEIGHT)
+        neighbour = OTHER_MODE_WEIGHT / 2 if modal else OTHER_MODE_WEIGHT
+        weight = progression.weight * (1.0 if mode == key.mode else neighbour)
         pool.append(progression)
         heard = modal or _tonic_heard(progression, key)
         weights.append(weight * (1.0 if heard else UNHEARD_TONIC_WEIGHT))
