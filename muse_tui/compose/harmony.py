@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from muse_tui.compose.dials import creativity_of
+from muse_tui.compose.progression_pick import library_key, pick_from_library
 from muse_tui.contracts import (
     EnrichedProgression,
     HarmonicFunction,
@@ -27,17 +28,12 @@ from muse_tui.contracts import (
     ProgressionChord,
     SongState,
 )
-from muse_tui.knowledge.progressions import (
-    LibraryProgression,
-    ProgressionTable,
-    progression_table,
-)
+from muse_tui.knowledge.progressions import ProgressionTable, progression_table
 from muse_tui.theory import (
     Chord,
     ChordSyntaxError,
     Key,
     RomanSyntaxError,
-    detect_key,
     key_of,
     parse_chord,
     parse_roman,
@@ -45,7 +41,6 @@ from muse_tui.theory import (
     voice,
     voice_lead,
 )
-from muse_tui.theory.key import MINOR_MODES, mode_name
 
 #: Register of each voicing style (low, high): comping sits around middle C.
 REGISTERS = {
@@ -70,14 +65,6 @@ _DEGREE_FUNCTION: dict[int, HarmonicFunction] = {
     5: "dominant",
     7: "dominant",
 }
-#: The lowest harmonic dial at which a library progression may leave the key.
-COLOUR_DIAL = 0.1
-#: How much less likely a progression is picked when its chords alone would name another key.
-UNHEARD_TONIC_WEIGHT = 0.05
-#: How much less likely a progression written in a neighbouring mode is picked.
-OTHER_MODE_WEIGHT = 0.5
-#: Modes with a minor third, heard as minor keys.
-_MINOR_THIRD = ("minor", "dorian", "phrygian", "harmonic minor", "melodic minor")
 
 
 class ProgressionError(ValueError):
@@ -113,10 +100,11 @@ def generate_progression(
         complexity = dna.harmonic_complexity if dna else 0.3
         vocabulary = dna.harmonic_vocabulary if dna else ["", "m", "7", "maj7", "m7"]
         length_range = dna.progression_length if dna else (1, 16)
-        picked = _library_pick(intent.genre[0], key, dial, length_range, rng, table)
+        picked = pick_from_library(intent.genre[0], key, dial, length_range, rng, table)
         if picked is not None:
-            choices = [_numeral_choice(n, _key_in(key, picked.mode)) for n in picked.chords]
+            choices = [_numeral_choice(n, library_key(key, picked)) for n in picked.chords]
             bars = picked.chord_bars
+            # A library progression is already idiomatic: the dial recolours it half as often.
             choices = _colour(choices, key, dial / 2, rng, table, keep_ends=True)
         else:
             jazz = style in ("shell", "rootless")
@@ -161,76 +149,6 @@ def describe_progression(progression: EnrichedProgression) -> str:
 
 
 # ── choosing the numerals ───────────────────────────────────────────────────
-def _library_pick(
-    genre: str,
-    key: Key,
-    dial: float,
-    length: tuple[int, int],
-    rng: random.Random,
-    table: ProgressionTable,
-) -> LibraryProgression | None:
-    """A seeded pick from the genre's library, weighted by it, in the key's mode.
-
-    Progressions of modes with the same third as the key's count too (a minor key
-    takes harmonic-minor and phrygian loops), at half weight and only once the dial
-    allows their outside chords; all with as many chords as the genre's
-    `progressionLength`. One whose chords alone would be heard in another key is
-    picked less often: the asked key must be the one a listener hears. A modal key
-    (phrygian, dorian…) is asked for its colour, which key-finding cannot name, so there
-    the mode's own loops are not held back and its neighbours' are picked less.
-    """
-    low, high = length
-    third = key.mode in _MINOR_THIRD
-    modal = key.mode not in ("major", *MINOR_MODES)
-    pool, weights = [], []
-    for progression in table.library_for(genre):
-        mode = _key_in(key, progression.mode).mode
-        if not low <= len(progression.chords) <= high or (mode in _MINOR_THIRD) != third:
-            continue
-        if not _dial_allows(progression, key, dial):
-            continue
-        neighbour = OTHER_MODE_WEIGHT / 2 if modal else OTHER_MODE_WEIGHT
-        weight = progression.weight * (1.0 if mode == key.mode else neighbour)
-        pool.append(progression)
-        heard = modal or _tonic_heard(progression, key)
-        weights.append(weight * (1.0 if heard else UNHEARD_TONIC_WEIGHT))
-    return rng.choices(pool, weights=weights)[0] if pool else None
-
-
-def _key_in(key: Key, mode: str) -> Key:
-    """The asked tonic in a library progression's mode (its numerals are read in it)."""
-    return Key(key.tonic, mode_name(mode) or key.mode)
-
-
-def _dial_allows(progression: LibraryProgression, key: Key, dial: float) -> bool:
-    """Diatonic progressions always; one leaving the key only once the dial reaches its own."""
-    scale = set(key.pitch_classes)
-    own_key = _key_in(key, progression.mode)
-    if all(parse_roman(n, own_key).pitch_classes <= scale for n in progression.chords):
-        return True
-    return dial >= max(progression.dial, COLOUR_DIAL)
-
-
-def _tonic_heard(progression: LibraryProgression, key: Key) -> bool:
-    """The chords held as written name the asked tonic and third, with a light bass or a heavy one.
-
-    A listener's key leans on the roots, and in a song without a chord track they
-    are the harmony; with pads and keys the chord tones speak. Both must agree.
-    """
-    own_key = _key_in(key, progression.mode)
-    chords = [
-        (parse_roman(numeral, own_key), bars)
-        for numeral, bars in zip(progression.chords, progression.chord_bars, strict=True)
-    ]
-    for bass_weight in (0.5, 2.0):
-        notes = [(pc, bars) for chord, bars in chords for pc in chord.pitch_classes]
-        notes += [(chord.bass_pc, bass_weight * bars) for chord, bars in chords]
-        heard = detect_key(notes)
-        if heard.tonic_pc != key.tonic_pc or (heard.mode == "minor") != (key.mode in _MINOR_THIRD):
-            return False
-    return True
-
-
 def _numerals(
     key: Key, rng: random.Random, length: tuple[int, int], jazz: bool, table: ProgressionTable
 ) -> list[str]:
