@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from muse_tui.compose.dials import creativity_of
-from muse_tui.compose.progression_pick import library_key, pick_from_library
+from muse_tui.compose.progression_pick import library_key, names_key, pick_from_library
 from muse_tui.contracts import (
     EnrichedProgression,
     HarmonicFunction,
@@ -102,16 +102,17 @@ def generate_progression(
         length_range = dna.progression_length if dna else (1, 16)
         picked = pick_from_library(intent.genre[0], key, dial, length_range, rng, table)
         if picked is not None:
-            choices = [_numeral_choice(n, library_key(key, picked)) for n in picked.chords]
+            written = [_numeral_choice(n, library_key(key, picked)) for n in picked.chords]
             bars = picked.chord_bars
-            # A library progression is already idiomatic: the dial recolours it half as often.
-            choices = _colour(choices, key, dial / 2, rng, table, keep_ends=True)
+            coloured = _colour(written, key, dial, rng, table, idiomatic=True)
+            choices = _heard_first([coloured, written], bars, key)
         else:
             jazz = style in ("shell", "rootless")
             degrees = _numerals(key, rng, length_range, jazz, table)
             choices = _colour([_numeral_choice(n, key) for n in degrees], key, dial, rng, table)
             bars = [_bars_per_chord(len(choices))] * len(choices)
-        choices = [_extend(c, key, dial, complexity, vocabulary, rng) for c in choices]
+        extended = [_extend(c, key, dial, complexity, vocabulary, rng) for c in choices]
+        choices = _heard_first([extended, choices], bars, key)
         source = "generated"
     voicings = _voice_lead([c.chord for c in choices], style)
     choices[0], voicings[0] = _name_what_sounds(choices[0], voicings[0], key, style)
@@ -169,6 +170,14 @@ def _numerals(
     return numerals
 
 
+def _heard_first(takes: Sequence[list[_Choice]], bars: Sequence[float], key: Key) -> list[_Choice]:
+    """The first take whose chords still name the key (colour must not move the tonic)."""
+    for take in takes:
+        if names_key([c.chord for c in take], bars, key):
+            return take
+    return takes[0]
+
+
 def _numeral_choice(numeral: str, key: Key) -> _Choice:
     return _Choice(parse_roman(numeral, key), numeral, _function_of(numeral))
 
@@ -180,28 +189,36 @@ def _colour(
     rng: random.Random,
     table: ProgressionTable,
     *,
-    keep_ends: bool = False,
+    idiomatic: bool = False,
 ) -> list[_Choice]:
     """Borrowed, secondary and substituted chords in place of diatonic ones, as the dial allows.
 
-    With `keep_ends` the last chord (the cadence), the tonic and any chord already
-    outside the key (a library's passing or borrowed chord) stay as written.
+    An `idiomatic` progression (from a genre's library) borrows half as often, and
+    its last chord (the cadence), its tonic and any chord already outside the key
+    (its own passing or borrowed chords) stay as written.
     """
     borrowed_pool = table.borrowed.get(key.mode, [])
     choices = list(written)
     scale = set(key.pitch_classes)
-    borrow_chance = max(0.0, (dial - 0.15) * 0.8)
+    borrow_chance = max(0.0, (dial - 0.15) * 0.8) * (0.5 if idiomatic else 1.0)
     secondary_chance = max(0.0, (dial - 0.4) * 0.7)
     substitute_chance = max(0.0, (dial - 0.7) * 1.2)
     for i in range(1, len(choices)):
         roll = rng.random()
-        if keep_ends and (
+        if idiomatic and (
             i == len(choices) - 1
             or not choices[i].chord.pitch_classes <= scale
             or _strip_figures(choices[i].numeral).upper() == "I"
         ):
             continue  # the cadence, the tonic and the library's own colour stay as written
-        if borrowed_pool and roll < borrow_chance:
+        if choices[i].function == "dominant" and roll < substitute_chance:
+            # The tritone substitute of the dominant: same tritone, root a half step above the goal.
+            # Checked first: the borrowed-chord chance is always the larger, and would hide it.
+            dominant_root = parse_roman("V", key).root_pc
+            choices[i] = _Choice(
+                parse_chord(f"{key.spell((dominant_root + 6) % 12)}7"), "", "chromatic"
+            )
+        elif borrowed_pool and roll < borrow_chance:
             n = rng.choice(borrowed_pool)
             choices[i] = _Choice(parse_roman(n, key), n, "borrowed")
         elif i + 1 < len(choices) and roll < borrow_chance + secondary_chance:
@@ -209,12 +226,6 @@ def _colour(
             if target and _can_tonicize(target):
                 n = f"V7/{_strip_figures(target)}"
                 choices[i] = _Choice(parse_roman(n, key), n, "secondary_dominant")
-        elif choices[i].function == "dominant" and roll < substitute_chance:
-            # The tritone substitute of the dominant: same tritone, root a half step above the goal.
-            dominant_root = parse_roman("V", key).root_pc
-            choices[i] = _Choice(
-                parse_chord(f"{key.spell((dominant_root + 6) % 12)}7"), "", "chromatic"
-            )
     return choices
 
 

@@ -9,9 +9,10 @@ genre's progression length, the harmonic dial, and a tonic a listener hears
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from muse_tui.knowledge.progressions import LibraryProgression, ProgressionTable
-from muse_tui.theory import Key, detect_key, parse_roman
+from muse_tui.theory import Chord, Key, detect_key, parse_roman
 from muse_tui.theory.key import MINOR_MODES, mode_name
 
 #: The lowest harmonic dial at which a library progression may leave the key.
@@ -75,19 +76,21 @@ def _dial_allows(progression: LibraryProgression, key: Key, dial: float) -> bool
 
 
 def _tonic_heard(progression: LibraryProgression, key: Key) -> bool:
+    own_key = library_key(key, progression)
+    chords = [parse_roman(numeral, own_key) for numeral in progression.chords]
+    return names_key(chords, progression.chord_bars, key)
+
+
+def names_key(chords: Sequence[Chord], bars: Sequence[float], key: Key) -> bool:
     """The chords held as written name the asked tonic and third, with a light bass or a heavy one.
 
     A listener's key leans on the roots, and in a song without a chord track they
     are the harmony; with pads and keys the chord tones speak. Both must agree.
     """
-    own_key = library_key(key, progression)
-    chords = [
-        (parse_roman(numeral, own_key), bars)
-        for numeral, bars in zip(progression.chords, progression.chord_bars, strict=True)
-    ]
+    held = list(zip(chords, bars, strict=True))
     for bass_weight in (0.5, 2.0):
-        notes = [(pc, bars) for chord, bars in chords for pc in chord.pitch_classes]
-        notes += [(chord.bass_pc, bass_weight * bars) for chord, bars in chords]
+        notes = [(pc, length) for chord, length in held for pc in chord.pitch_classes]
+        notes += [(chord.bass_pc, bass_weight * length) for chord, length in held]
         heard = detect_key(notes)
         if heard.tonic_pc != key.tonic_pc or (heard.mode == "minor") != (key.mode in _MINOR_THIRD):
             return False

@@ -122,3 +122,16 @@ def test_at_dial_zero_library_progressions_stay_in_the_key(prompt: str) -> None:
     for seed in SEEDS:
         for chord in generate_progression(intent, random.Random(seed)).chords:
             assert parse_chord(chord.symbol).pitch_classes <= scale, (prompt, chord.symbol)
+
+
+def test_jazz_takes_tritone_substitutes_only_when_the_dial_is_up() -> None:
+    intent = decompose("jazz in Bb major").intent
+    bold = intent.model_copy(update={"creativity_dials": CreativityDials(harmonic=0.95)})
+
+    def substitutes(chosen: object) -> int:
+        found = [generate_progression(chosen, random.Random(seed)) for seed in range(1, 17)]
+        # B7 (Cb7) stands for F7, the dominant of Bb: the same tritone, a half step above home.
+        return sum(any(parse_chord(c.symbol).root_pc == 11 for c in p.chords) for p in found)
+
+    assert substitutes(intent) == 0
+    assert substitutes(bold) >= 2
