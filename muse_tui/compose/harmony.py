@@ -1,5 +1,10 @@
 """S2 harmony: the chord progression, spelled for the key, with numerals and voice-led voicings.
 
+A generated progression comes from the genre's library (`skills/harmony/progressions/`):
+a seeded pick weighted by the library, in the key's mode, with its own chord rhythm.
+A genre without one gets the plain loops of its mode. Either way the tonic must be
+heard: the chords alone should name the asked key, or the pick leans to one that does.
+
 The harmonic dial decides how far from the key the chords may go: diatonic at 0,
 borrowed chords from around 0.25, secondary dominants (modal interchange) from
 around 0.5, tritone substitutions (chromatic colour) beyond 0.75. The genre's
@@ -15,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from muse_tui.compose.dials import creativity_of
+from muse_tui.compose.progression_pick import library_key, names_key, pick_from_library
 from muse_tui.contracts import (
     EnrichedProgression,
     HarmonicFunction,
@@ -80,36 +86,46 @@ def generate_progression(
     beats_per_bar: float = 4.0,
     table: ProgressionTable | None = None,
 ) -> EnrichedProgression:
-    """The progression the intent asks for: its explicit chords, or one generated from the genre."""
+    """The progression the intent asks for: its explicit chords, or one from the genre's library."""
     key = song_key(intent)
     dna = intent.genre_dna
     style = dna.voicing_style if dna else "close"
+    table = table or progression_table()
     if intent.explicit_progression:
         choices = [_explicit(token, key) for token in intent.explicit_progression]
+        bars = [_bars_per_chord(len(choices))] * len(choices)
         source = "explicit"
     else:
         dial = creativity_of(intent).harmonic
         complexity = dna.harmonic_complexity if dna else 0.3
         vocabulary = dna.harmonic_vocabulary if dna else ["", "m", "7", "maj7", "m7"]
-        length_range = dna.progression_length if dna else (4, 4)
-        jazz = style in ("shell", "rootless")
-        degrees = _numerals(key, rng, length_range, jazz, table or progression_table())
-        choices = _colour(degrees, key, dial, rng, table or progression_table())
-        choices = [_extend(c, key, dial, complexity, vocabulary, rng) for c in choices]
+        length_range = dna.progression_length if dna else (1, 16)
+        picked = pick_from_library(intent.genre[0], key, dial, length_range, rng, table)
+        if picked is not None:
+            written = [_numeral_choice(n, library_key(key, picked)) for n in picked.chords]
+            bars = picked.chord_bars
+            coloured = _colour(written, key, dial, rng, table, idiomatic=True)
+            choices = _heard_first([coloured, written], bars, key)
+        else:
+            jazz = style in ("shell", "rootless")
+            degrees = _numerals(key, rng, length_range, jazz, table)
+            choices = _colour([_numeral_choice(n, key) for n in degrees], key, dial, rng, table)
+            bars = [_bars_per_chord(len(choices))] * len(choices)
+        extended = [_extend(c, key, dial, complexity, vocabulary, rng) for c in choices]
+        choices = _heard_first([extended, choices], bars, key)
         source = "generated"
     voicings = _voice_lead([c.chord for c in choices], style)
     choices[0], voicings[0] = _name_what_sounds(choices[0], voicings[0], key, style)
-    beats = _durations(len(choices), beats_per_bar)
     chords = [
         ProgressionChord(
             symbol=c.chord.symbol,
             roman=_roman(c, key),
             voicing=list(v),
-            beats=b,
+            beats=b * beats_per_bar,
             function=c.function,
             tension=_tension(c, key),
         )
-        for c, v, b in zip(choices, voicings, beats, strict=True)
+        for c, v, b in zip(choices, voicings, bars, strict=True)
     ]
     return EnrichedProgression(
         key=key.tonic, mode=key.mode, chords=chords, source=source, variant=variant
@@ -154,18 +170,55 @@ def _numerals(
     return numerals
 
 
+def _heard_first(takes: Sequence[list[_Choice]], bars: Sequence[float], key: Key) -> list[_Choice]:
+    """The first take whose chords still name the key (colour must not move the tonic)."""
+    for take in takes:
+        if names_key([c.chord for c in take], bars, key):
+            return take
+    return takes[0]
+
+
+def _numeral_choice(numeral: str, key: Key) -> _Choice:
+    return _Choice(parse_roman(numeral, key), numeral, _function_of(numeral))
+
+
 def _colour(
-    numerals: Sequence[str], key: Key, dial: float, rng: random.Random, table: ProgressionTable
+    written: Sequence[_Choice],
+    key: Key,
+    dial: float,
+    rng: random.Random,
+    table: ProgressionTable,
+    *,
+    idiomatic: bool = False,
 ) -> list[_Choice]:
-    """Diatonic chords, then borrowed, secondary and substituted ones as the dial allows."""
+    """Borrowed, secondary and substituted chords in place of diatonic ones, as the dial allows.
+
+    An `idiomatic` progression (from a genre's library) borrows half as often, and
+    its last chord (the cadence), its tonic and any chord already outside the key
+    (its own passing or borrowed chords) stay as written.
+    """
     borrowed_pool = table.borrowed.get(key.mode, [])
-    choices = [_Choice(parse_roman(n, key), n, _function_of(n)) for n in numerals]
-    borrow_chance = max(0.0, (dial - 0.15) * 0.8)
+    choices = list(written)
+    scale = set(key.pitch_classes)
+    borrow_chance = max(0.0, (dial - 0.15) * 0.8) * (0.5 if idiomatic else 1.0)
     secondary_chance = max(0.0, (dial - 0.4) * 0.7)
     substitute_chance = max(0.0, (dial - 0.7) * 1.2)
     for i in range(1, len(choices)):
         roll = rng.random()
-        if borrowed_pool and roll < borrow_chance:
+        if idiomatic and (
+            i == len(choices) - 1
+            or not choices[i].chord.pitch_classes <= scale
+            or _strip_figures(choices[i].numeral).upper() == "I"
+        ):
+            continue  # the cadence, the tonic and the library's own colour stay as written
+        if choices[i].function == "dominant" and roll < substitute_chance:
+            # The tritone substitute of the dominant: same tritone, root a half step above the goal.
+            # Checked first: the borrowed-chord chance is always the larger, and would hide it.
+            dominant_root = parse_roman("V", key).root_pc
+            choices[i] = _Choice(
+                parse_chord(f"{key.spell((dominant_root + 6) % 12)}7"), "", "chromatic"
+            )
+        elif borrowed_pool and roll < borrow_chance:
             n = rng.choice(borrowed_pool)
             choices[i] = _Choice(parse_roman(n, key), n, "borrowed")
         elif i + 1 < len(choices) and roll < borrow_chance + secondary_chance:
@@ -173,12 +226,6 @@ def _colour(
             if target and _can_tonicize(target):
                 n = f"V7/{_strip_figures(target)}"
                 choices[i] = _Choice(parse_roman(n, key), n, "secondary_dominant")
-        elif choices[i].function == "dominant" and roll < substitute_chance:
-            # The tritone substitute of the dominant: same tritone, root a half step above the goal.
-            dominant_root = parse_roman("V", key).root_pc
-            choices[i] = _Choice(
-                parse_chord(f"{key.spell((dominant_root + 6) % 12)}7"), "", "chromatic"
-            )
     return choices
 
 
@@ -196,9 +243,10 @@ def _extend(
     base_pcs = base.pitch_classes
     # Below the borrowed-chord threshold an extension may only add notes of the key;
     # a borrowed chord keeps its own outside notes but gains no new ones.
-    # Colour tones from outside the key come only with modal interchange and beyond.
-    allowed = set(key.pitch_classes) | base_pcs if dial < 0.5 else set(range(12))
+    # Altered tensions from outside the key (b9, #9) come only on chords that pull
+    # to the next one, with modal interchange and beyond: a tonic never turns into a dominant.
     pulls = choice.function in ("dominant", "secondary_dominant", "chromatic")
+    allowed = set(range(12)) if pulls and dial >= 0.5 else set(key.pitch_classes) | base_pcs
     dominant = (pulls or _strip_figures(choice.numeral).upper() == "V") and 4 in base.intervals
     candidates: list[tuple[int, Chord]] = []
     for suffix in vocabulary:
@@ -207,7 +255,8 @@ def _extend(
         except ChordSyntaxError:
             continue
         richness = RICHNESS.get(len(chord.pitch_classes), 3)
-        keeps_triad = _triad(chord) == _triad(base)
+        # An extension adds notes: it never drops one the numeral asked for (Em7 is not Em6).
+        keeps_triad = _triad(chord) == _triad(base) and base_pcs <= chord.pitch_classes
         # A dominant keeps its flat seventh: G7 may become G9 or G13, never Gmaj7.
         keeps_pull = not dominant or 11 not in chord.intervals
         if richness and dominant and 10 not in chord.intervals:
@@ -251,6 +300,8 @@ def _explicit(token: str, key: Key) -> _Choice:
 
 # ── describing the chords ───────────────────────────────────────────────────
 def _function_of(numeral: str) -> HarmonicFunction:
+    if re.search(r"[°o]7", numeral):
+        return "passing"  # a diminished seventh walks between two chords
     if "/" in numeral:
         return "secondary_dominant"
     if numeral[:1] in "b#♭♯":
@@ -292,9 +343,9 @@ def _tension(choice: _Choice, key: Key) -> float:
     return round(min(1.0, base + 0.05 * extensions + 0.08 * outside), 3)
 
 
-def _durations(count: int, beats_per_bar: float) -> list[float]:
+def _bars_per_chord(count: int) -> float:
     """A bar per chord; long progressions (12+) move twice a bar like a jazz form."""
-    return [beats_per_bar / 2 if count >= 12 else beats_per_bar] * count
+    return 0.5 if count >= 12 else 1.0
 
 
 #: Extensions a rootless voicing may have added (it adds the 9th to a plain seventh chord).

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from muse_tui.compose.intent.extract import PromptReading, read_prompt
+from muse_tui.compose.intent.text import bounded
 from muse_tui.knowledge.artists import artist_table
 from muse_tui.knowledge.edit_words import Operation, edit_words
 from muse_tui.knowledge.lexicon import intent_lexicon
@@ -64,7 +65,7 @@ class ChangeRequest:
 
 def parse_request(text: str) -> ChangeRequest:
     """Read a producer's request into edits (praise and questions carry none)."""
-    said = " ".join(text.strip().split())
+    said = " ".join(bounded(text).strip().split())
     lower = said.lower()
     if history := _history_request(said, lower):
         return history

@@ -4,15 +4,19 @@
 the same but turns the last pass around on the progression's dominant (when it
 has one and the section holds at least two passes); `subset` cycles the first
 half of the progression, the sparser harmony of intros, builds and breaks.
+An outro, the end of the song, comes home: its last chord is the tonic.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from muse_tui.contracts.song import Arrangement, EnrichedProgression, ProgressionChord, Section
 
 _EPSILON = 1e-9
+#: A numeral on the first degree ("i9", "I65", "Imaj7"), not a secondary chord ("V7/ii").
+_TONIC_NUMERAL = re.compile(r"^[iI](?![iIvV])[^/]*$")
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,8 @@ def chords_for_section(
             beat += chord.beats
     if section.chord_plan == "vary":
         placed = _turned_around(placed, cycle, progression, end - start)
+    if section.kind == "outro":
+        placed = _resolved(placed, progression)
     return placed
 
 
@@ -96,3 +102,15 @@ def _turned_around(
     dominant = dominants[-1]
     swapped = PlacedChord(last.start_beat, last.beats, dominant, progression.chords[dominant])
     return [*placed[:-1], swapped]
+
+
+def _resolved(placed: list[PlacedChord], progression: EnrichedProgression) -> list[PlacedChord]:
+    """End on the tonic chord of the progression (the song's last chord is home)."""
+    tonic = next(
+        (i for i, c in enumerate(progression.chords) if _TONIC_NUMERAL.match(c.roman)), None
+    )
+    last = placed[-1] if placed else None
+    if tonic is None or last is None or last.index == tonic:
+        return placed
+    home = PlacedChord(last.start_beat, last.beats, tonic, progression.chords[tonic])
+    return [*placed[:-1], home]

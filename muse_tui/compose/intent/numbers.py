@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from muse_tui.compose.intent.text import PromptText
 from muse_tui.contracts import TEMPO_LIMITS
+from muse_tui.knowledge.progressions import MOST_CHORDS
 from muse_tui.theory import parse_chord, parse_roman
 
 _NUM = r"(\d{2,3}(?:\.\d+)?)"
@@ -55,6 +56,9 @@ _LOOKS_LIKE = {"chord": re.compile(r"^[A-G][#b]?"), "roman": re.compile(r"^[b#]?
 _PROGRESSION_CUE = re.compile(r"(?<!\w)(?:progression|chords|changes)(?!\w)", re.I)
 _TOKEN = re.compile(r"[^\s,|;>]+")
 _SEPARATORS = re.compile(r"^[\s,|;>\-→]*$")
+#: Past this many characters a prompt is prose: chord names in it count only where
+#: the prompt says "progression", "chords" or "changes" ("Am, F, C and G are fine" is talk).
+_PROSE_CHARS = 300
 
 
 @dataclass(frozen=True)
@@ -142,24 +146,33 @@ def read_length(prompt: PromptText) -> LengthRequest | None:
 
 
 def read_progression(prompt: PromptText) -> list[str]:
-    """A progression written as numerals ("I vi IV V") or chord names ("Cm Ab Eb Bb")."""
+    """A progression written as numerals ("I vi IV V") or chord names ("Cm Ab Eb Bb").
+
+    The chords must be written side by side: any other word ends the run, so
+    "Am F C G, key of Am" is four chords and a key. A run naming more than
+    `MOST_CHORDS` chords keeps its first ones; a long prompt names chords only
+    where it says it does.
+    """
     text = prompt.free_text()
     cued = bool(_PROGRESSION_CUE.search(prompt.text))
+    if len(text) > _PROSE_CHARS and not cued:
+        return []
     runs: list[tuple[str, list[tuple[int, int, str]]]] = []
-    last_end = 0
+    last_end, broken = 0, True
     for token in _TOKEN.finditer(text):
         parts = _chord_parts(token.group())
         if parts is None:
-            last_end = token.end()
+            broken = broken or not _SEPARATORS.match(token.group())  # "Am - F" runs on
             continue
         kind, symbols = parts
         gap = text[last_end : token.start()]
-        joined = runs and runs[-1][0] == kind and _SEPARATORS.match(gap)
+        joined = not broken and runs and runs[-1][0] == kind and _SEPARATORS.match(gap)
         if not joined:
             runs.append((kind, []))
         runs[-1][1].extend((token.start(), token.end(), s) for s in symbols)
-        last_end = token.end()
+        last_end, broken = token.end(), False
     for kind, chords in runs:
+        chords = chords[:MOST_CHORDS]
         symbols = [s for _, _, s in chords]
         if not _is_progression(kind, symbols, cued):
             continue
@@ -191,10 +204,10 @@ def _reads_as(kind: str, part: str) -> bool:
 
 
 def _is_progression(kind: str, symbols: list[str], cued: bool) -> bool:
-    if len(symbols) < (2 if cued else 3):
-        return False
+    if len(symbols) < (2 if cued else 3) or len(set(symbols)) == 1:
+        return False  # "Am Am Am" is a word repeated, not a progression
     if kind == "roman":
-        return len(set(symbols)) > 1
+        return True
     # "A B C" in plain words is rarely a progression; a quality or accidental says it is.
     return cued or any(len(s) > 1 for s in symbols)
 

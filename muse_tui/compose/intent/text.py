@@ -8,6 +8,10 @@ from dataclasses import dataclass, field
 
 from muse_tui.knowledge.lexicon import fold
 
+#: The most of a prompt that is read. A producer's brief fits in far less; past it,
+#: every lexicon pattern would scan the whole text (10,000 characters took over a second).
+MOST_PROMPT_CHARS = 2_000
+
 
 @dataclass
 class Match:
@@ -33,7 +37,7 @@ class PromptText:
 
     @classmethod
     def of(cls, prompt: str) -> PromptText:
-        return cls(" ".join(fold(prompt).split()))
+        return cls(" ".join(fold(bounded(prompt)).split()))
 
     def is_free(self, start: int, end: int) -> bool:
         return all(end <= s or start >= e for s, e in self.claimed)
@@ -69,3 +73,12 @@ class PromptText:
         for start, end in self.claimed:
             chars[start:end] = " " * (end - start)
         return "".join(chars)
+
+
+def bounded(prompt: str) -> str:
+    """The prompt cut to `MOST_PROMPT_CHARS`, at a word boundary where there is one."""
+    if len(prompt) <= MOST_PROMPT_CHARS:
+        return prompt
+    cut = prompt[:MOST_PROMPT_CHARS]
+    space = cut.rfind(" ")
+    return cut[:space] if space > MOST_PROMPT_CHARS // 2 else cut

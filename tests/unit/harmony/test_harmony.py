@@ -140,16 +140,16 @@ def test_same_seed_same_progression() -> None:
 
 
 def test_genre_vocabulary_shapes_the_chords() -> None:
+    trap_intent = intent(
+        "A",
+        "minor",
+        0.0,
+        harmonic_vocabulary=["", "m"],
+        harmonic_complexity=0.1,
+        voicing_style="close",
+    )
     trap = generate_progression(
-        intent(
-            "A",
-            "minor",
-            0.0,
-            harmonic_vocabulary=["", "m"],
-            harmonic_complexity=0.1,
-            voicing_style="close",
-        ),
-        random.Random(1),
+        trap_intent.model_copy(update={"genre": ["trap"]}), random.Random(1)
     )
     assert all(len(parse_chord(c.symbol).pitch_classes) == 3 for c in trap.chords)
     soul = generate_progression(intent("Eb", "minor", 0.2), random.Random(1))
