@@ -1,6 +1,7 @@
 """The drum kit on the GM drum map, from the pattern families of `skills/rhythm/drum-families/`.
 
-A section plays its family's sparse, base or busy groove by energy, with a
+A section plays its family's sparse, base or busy groove by energy (the song's
+seed picks the main pattern, each kind of section steps to its own), with a
 variation at phrase ends, hat rolls where the family has rules for them
 (trap), the section's edges from `fills` (crash in, fills), and the
 producer's constraints ("no drums except kick") applied last.
@@ -109,6 +110,7 @@ def main_pattern(ctx: PartContext, patterns: list[DrumPattern]) -> DrumPattern:
     every chorus of a song plays the same one.
     """
     take = next((t.variant for t in ctx.intent.takes if t.role == ctx.track.role), 0)
+    # 12 divides evenly by lists of 2, 3, 4 or 6 patterns, so every pattern is as likely.
     start = derive_rng(ctx.song.seed, "drums:main", ctx.style.family, take).randrange(12)
     return patterns[(start + _KIND_STEP.get(ctx.section.kind, 0)) % len(patterns)]
 
