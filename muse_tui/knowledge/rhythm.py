@@ -120,6 +120,7 @@ class FamilyRhythm(Contract):
     """A drum family: its patterns, kit, groove, swing, fills and (trap) hat rolls."""
 
     display_name: str
+    source: str = Field(default="", description="the style reference its patterns come from")
     drum_kit: int = Field(ge=0, le=127, description="GM2 kit program: 0 standard, 25 TR-808…")
     groove: str
     swing: float = Field(ge=50, le=75, description="used when the genre DNA gives none")

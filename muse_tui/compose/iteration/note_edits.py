@@ -62,7 +62,10 @@ def filled(region: Region, steps: int, groove: Groove, role: str) -> Region:
     if steps <= 0 or not region.notes:
         return region
     if role in rhythm_table().tracks.kit_roles:
-        return region.model_copy(update={"notes": _with_hats(region, steps, groove)})
+        notes = _with_hats(region, steps, groove)
+        if len(notes) == len(region.notes):  # every 8th has its hat already: fill the 16ths
+            notes = _with_hats(region, steps + 1, groove)
+        return region.model_copy(update={"notes": notes})
     onsets = _onsets(sorted(region.notes, key=lambda n: (n.start_beat, n.pitch)))
     gap_needed = 1.0 if steps == 1 else 0.5
     notes: list[Note] = []

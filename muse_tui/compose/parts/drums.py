@@ -1,6 +1,7 @@
 """The drum kit on the GM drum map, from the pattern families of `skills/rhythm/drum-families/`.
 
-A section plays its family's sparse, base or busy groove by energy, with a
+A section plays its family's sparse, base or busy groove by energy (the song's
+seed picks the main pattern, each kind of section steps to its own), with a
 variation at phrase ends, hat rolls where the family has rules for them
 (trap), the section's edges from `fills` (crash in, fills), and the
 producer's constraints ("no drums except kick") applied last.
@@ -11,16 +12,32 @@ from __future__ import annotations
 import random
 import re
 
-from muse_tui.knowledge.rhythm import FamilyRhythm, HatRoll, HatRollRules
+from muse_tui.knowledge.rhythm import DrumPattern, FamilyRhythm, HatRoll, HatRollRules
 from muse_tui.theory.drums import VOICE_PITCHES
 
 from ..humanize import Draft
+from ..seeding import derive_rng
 from .context import PartContext, PartDraft
 from .fills import crash_in, section_end
 from .grid import STEP
 from .kit import hit, play
 
 _BUSIER = {"sparse": "base", "base": "busy", "busy": "busy"}
+#: How far along its density's list each kind of section steps from the song's main pattern.
+_KIND_STEP = {
+    "verse": 0,
+    "chorus": 1,
+    "hook": 1,
+    "drop": 1,
+    "pre_chorus": 2,
+    "bridge": 2,
+    "breakdown": 2,
+    "build": 2,
+    "solo": 2,
+    "interlude": 3,
+    "break": 3,
+    "outro": 1,
+}
 _DENSE_ROLL = 12  # hits a beat from which a roll puts three hats inside one 16th
 
 
@@ -74,7 +91,7 @@ def allowed_voices(constraints: list[str], words: dict[str, list[str]]) -> set[s
 def _groove(ctx: PartContext, family: FamilyRhythm, rng: random.Random) -> list[Draft]:
     """The section's groove, bar by bar: a main pattern and variations at phrase ends."""
     levels = family.patterns
-    main = rng.choice(getattr(levels, ctx.density))
+    main = main_pattern(ctx, getattr(levels, ctx.density))
     chance = 0.35 + 0.4 * ctx.style.rhythmic
     notes: list[Draft] = []
     for bar in range(ctx.bars):
@@ -83,6 +100,19 @@ def _groove(ctx: PartContext, family: FamilyRhythm, rng: random.Random) -> list[
             pattern = rng.choice(getattr(levels, _BUSIER[ctx.density]))
         notes += play(ctx, pattern, [bar])
     return notes
+
+
+def main_pattern(ctx: PartContext, patterns: list[DrumPattern]) -> DrumPattern:
+    """The pattern a section grooves on: the song's seed picks where to start, the kind moves on.
+
+    One pick per song (seed and take), not per section, so that each kind of section can step
+    to its own pattern: a verse and a chorus at the same density never play the same bar, and
+    every chorus of a song plays the same one.
+    """
+    take = next((t.variant for t in ctx.intent.takes if t.role == ctx.track.role), 0)
+    # 12 divides evenly by lists of 2, 3, 4 or 6 patterns, so every pattern is as likely.
+    start = derive_rng(ctx.song.seed, "drums:main", ctx.style.family, take).randrange(12)
+    return patterns[(start + _KIND_STEP.get(ctx.section.kind, 0)) % len(patterns)]
 
 
 def _hat_rolls(
