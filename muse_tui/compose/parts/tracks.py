@@ -1,11 +1,13 @@
-"""Which tracks a song gets: roles, names, MIDI channels, GM programs and colours."""
+"""Which tracks a song gets: roles, the instrument each plays, names, channels, programs."""
 
 from __future__ import annotations
 
 import random
 
 from muse_tui.contracts import PipelineIntent, Track, TrackRole, new_id
+from muse_tui.knowledge.instruments import Instrument, InstrumentTable, instrument_table
 from muse_tui.knowledge.rhythm import rhythm_table
+from muse_tui.knowledge.tracks import TrackLook
 
 from .style import family_of, resolve_style, track_look
 
@@ -21,33 +23,74 @@ PART_DEPENDENCIES: dict[str, tuple[str, ...]] = {
 def choose_tracks(intent: PipelineIntent, rng: random.Random) -> list[Track]:
     """The song's tracks with empty regions, in the order the roles were asked for.
 
-    Kit roles (drums, hand percussion) play GM kits on the drum channel (10),
-    whose keys are the only place GM has those sounds; every other role gets
+    Each pitched track plays one instrument of the instrument table (the one the
+    producer named for its role, else the genre's), which gives its name and GM
+    program. Kit roles (drums, hand percussion) play GM kits on the drum channel
+    (10), whose keys are the only place GM has those sounds; every other role gets
     its own channel, never that one.
     """
     dna_roles = intent.genre_dna.roles if intent.genre_dna else []
     roles = list(dict.fromkeys(intent.roles or dna_roles or DEFAULT_ROLES))
     table = rhythm_table()
+    instruments = instrument_table()
     style = resolve_style(intent, table)
     kit = family_of(style, table).drum_kit
     drum_channel = table.tracks.drum_channel
     free_channels = [c for c in range(16) if c != drum_channel]
+    seated = requested_instruments(intent, instruments)
     tracks = []
     for role in roles:
         look = track_look(role, style, table)
         if look.kit:
-            channel, program, drum_kit = drum_channel, None, kit
+            channel, program, drum_kit, instrument = drum_channel, None, kit, None
+            name = _kit_name(role, look, intent, instruments)
         else:
-            channel, program, drum_kit = free_channels.pop(0), look.program, None
+            instrument = seated.get(role) or look.instrument
+            sound = instruments.get(instrument)
+            name, program = _name_and_program(look, sound)
+            channel, drum_kit = free_channels.pop(0), None
         tracks.append(
             Track(
                 id=new_id(rng),
-                name=look.name,
+                name=name,
                 role=role,
                 channel=channel,
                 program=program,
+                instrument=instrument,
                 drum_kit=drum_kit,
                 color=look.color,
             )
         )
     return tracks
+
+
+def requested_instruments(
+    intent: PipelineIntent, instruments: InstrumentTable | None = None
+) -> dict[TrackRole, str]:
+    """Role → the instrument the producer named for it (as S1 seated it)."""
+    return (instruments or instrument_table()).seat(intent.instrument_requests)
+
+
+def requested_kit_sounds(
+    intent: PipelineIntent, instruments: InstrumentTable | None = None
+) -> list[Instrument]:
+    """The kit sounds (cowbell, congas…) the producer named, in the order named."""
+    instruments = instruments or instrument_table()
+    found = (instruments.get(request) for request in intent.instrument_requests)
+    return [i for i in found if i is not None and i.is_kit_sound]
+
+
+def _name_and_program(look: TrackLook, sound: Instrument | None) -> tuple[str, int | None]:
+    if sound is not None and sound.name is not None and sound.program is not None:
+        return sound.name, sound.program
+    return look.name or "Track", look.program
+
+
+def _kit_name(
+    role: TrackRole, look: TrackLook, intent: PipelineIntent, instruments: InstrumentTable
+) -> str:
+    """A percussion track playing one named sound is called by it ("Cowbell")."""
+    sounds = requested_kit_sounds(intent, instruments) if role == "percussion" else []
+    if len(sounds) == 1 and sounds[0].name:
+        return sounds[0].name
+    return look.name
