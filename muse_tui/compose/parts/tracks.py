@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 
 from muse_tui.contracts import PipelineIntent, Track, TrackRole, new_id
+from muse_tui.knowledge.arrangement import arrangement_table
 from muse_tui.knowledge.instruments import Instrument, InstrumentTable, instrument_table
+from muse_tui.knowledge.lexicon import intent_lexicon
 from muse_tui.knowledge.rhythm import rhythm_table
 from muse_tui.knowledge.tracks import TrackLook
 
@@ -23,11 +25,12 @@ PART_DEPENDENCIES: dict[str, tuple[str, ...]] = {
 def choose_tracks(intent: PipelineIntent, rng: random.Random) -> list[Track]:
     """The song's tracks with empty regions, in the order the roles were asked for.
 
-    Each pitched track plays one instrument of the instrument table (the one the
-    producer named for its role, else the genre's), which gives its name and GM
-    program. Kit roles (drums, hand percussion) play GM kits on the drum channel
-    (10), whose keys are the only place GM has those sounds; every other role gets
-    its own channel, never that one.
+    Each pitched track plays one instrument of the instrument table: the one the
+    producer named for its role, else the genre's usual one, else the role's look
+    for the genre's style; the instrument gives the track's name and GM program.
+    Kit roles (drums, hand percussion) play GM kits on the drum channel (10),
+    whose keys are the only place GM has those sounds; every other role gets its
+    own channel, never that one.
     """
     dna_roles = intent.genre_dna.roles if intent.genre_dna else []
     roles = list(dict.fromkeys(intent.roles or dna_roles or DEFAULT_ROLES))
@@ -37,7 +40,10 @@ def choose_tracks(intent: PipelineIntent, rng: random.Random) -> list[Track]:
     kit = family_of(style, table).drum_kit
     drum_channel = table.tracks.drum_channel
     free_channels = [c for c in range(16) if c != drum_channel]
-    seated = requested_instruments(intent, instruments)
+    seated = {
+        **genre_instruments(intent, instruments),
+        **requested_instruments(intent, instruments),
+    }
     tracks = []
     for role in roles:
         look = track_look(role, style, table)
@@ -69,6 +75,45 @@ def requested_instruments(
 ) -> dict[TrackRole, str]:
     """Role → the instrument the producer named for it (as S1 seated it)."""
     return (instruments or instrument_table()).seat(intent.instrument_requests)
+
+
+def genre_instruments(
+    intent: PipelineIntent, instruments: InstrumentTable | None = None
+) -> dict[TrackRole, str]:
+    """Role → the genre's usual sound for it, read from the genre's instrument list.
+
+    Gospel's "hammond organ" plays its keys and drill's "piano" its chords. In the
+    list's order, a sound takes its own role, else another free role of the same
+    group (jazz's piano plays the keys), never a role of another group.
+    """
+    dna = intent.genre_dna
+    if dna is None:
+        return {}
+    instruments = instruments or instrument_table()
+    groups = arrangement_table().role_groups
+    group_of = {role: group for group, members in groups.items() for role in members}
+    said = [found for text in dna.instruments if (found := _instrument_in(text))]
+    sounds = [
+        (i, s) for i in said if (s := instruments.get(i)) is not None and s.program is not None
+    ]
+    usual: dict[TrackRole, str] = {}
+    for instrument_id, sound in sounds:
+        home = group_of.get(sound.role)
+        fits = [sound.role, *(r for r in sound.also_roles if group_of.get(r) == home)]
+        free = [r for r in fits if r in dna.roles and r not in usual]
+        if free and instrument_id not in usual.values():
+            usual[free[0]] = instrument_id
+    return usual
+
+
+def _instrument_in(text: str) -> str | None:
+    """The instrument a few words name ("dark bells" → bells): the longest phrase found."""
+    found = [
+        (match.end() - match.start(), phrase.key)
+        for phrase in intent_lexicon().phrases
+        if phrase.kind == "instrument" and (match := phrase.pattern.search(text))
+    ]
+    return max(found)[1] if found else None
 
 
 def requested_kit_sounds(
