@@ -40,10 +40,8 @@ def choose_tracks(intent: PipelineIntent, rng: random.Random) -> list[Track]:
     kit = family_of(style, table).drum_kit
     drum_channel = table.tracks.drum_channel
     free_channels = [c for c in range(16) if c != drum_channel]
-    seated = {
-        **genre_instruments(intent, instruments),
-        **requested_instruments(intent, instruments),
-    }
+    asked = requested_instruments(intent, instruments)
+    seated = genre_instruments(intent, instruments, placed=set(asked.values())) | asked
     tracks = []
     for role in roles:
         look = track_look(role, style, table)
@@ -78,13 +76,16 @@ def requested_instruments(
 
 
 def genre_instruments(
-    intent: PipelineIntent, instruments: InstrumentTable | None = None
+    intent: PipelineIntent,
+    instruments: InstrumentTable | None = None,
+    placed: set[str] | frozenset[str] = frozenset(),
 ) -> dict[TrackRole, str]:
     """Role → the genre's usual sound for it, read from the genre's instrument list.
 
     Gospel's "hammond organ" plays its keys and drill's "piano" its chords. In the
     list's order, a sound takes its own role, else another free role of the same
-    group (jazz's piano plays the keys), never a role of another group.
+    group (jazz's piano plays the keys), never a role of another group. Sounds
+    already `placed` (the producer's) are not played twice.
     """
     dna = intent.genre_dna
     if dna is None:
@@ -92,7 +93,7 @@ def genre_instruments(
     instruments = instruments or instrument_table()
     groups = arrangement_table().role_groups
     group_of = {role: group for group, members in groups.items() for role in members}
-    said = [found for text in dna.instruments if (found := _instrument_in(text))]
+    said = [f for text in dna.instruments if (f := _instrument_in(text)) and f not in placed]
     sounds = [
         (i, s) for i in said if (s := instruments.get(i)) is not None and s.program is not None
     ]
