@@ -86,6 +86,11 @@ class InstrumentTable(Contract):
     def get(self, instrument_id: str | None) -> Instrument | None:
         return self.instruments.get(instrument_id) if instrument_id else None
 
+    def idiom_of(self, instrument_id: str | None) -> str | None:
+        """How an instrument is played ("walking quarter notes"), if the table says."""
+        found = self.get(instrument_id)
+        return found.idiom if found is not None and found.idiom else None
+
     def seat(self, requests: Iterable[str]) -> dict[TrackRole, str]:
         """Which requested sound plays which role: its own, else the first free other.
 
