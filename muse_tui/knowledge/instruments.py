@@ -126,6 +126,14 @@ def _check_against(table: InstrumentTable, tracks: TrackTable, path: Path) -> No
             raise SkillFileError(
                 path, f"instruments.{name}.kitVoices: {unknown} are not kitVoices of {TRACKS_FILE}"
             )
+    for role, look in tracks.roles.items():
+        sound = table.get(look.instrument)
+        if sound is not None and look.program is not None and look.program != sound.program:
+            raise SkillFileError(
+                path.parent.parent / TRACKS_FILE,
+                f"roles.{role}.program: {look.program} is not the program of "
+                f"{look.instrument!r} ({sound.program})",
+            )
     looks = [(f"roles.{r}", look.instrument) for r, look in tracks.roles.items()]
     looks += [(f"overrides[{i}]", o.instrument) for i, o in enumerate(tracks.overrides)]
     for where, instrument_id in looks:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+import re
 
 from muse_tui.knowledge.instruments import Instrument
+from muse_tui.knowledge.rhythm import DrumPattern
 
 from ..humanize import Draft
 from .context import PartContext, PartDraft
@@ -17,8 +19,9 @@ def write_percussion(ctx: PartContext, rng: random.Random) -> PartDraft:
     """The sounds the producer named, each on its own rhythm, over the genre's percussion.
 
     A named sound (a phonk cowbell, salsa congas) plays in every section the track
-    plays, so it is always heard; the genre's own pattern is there only when the
-    genre carries hand percussion anyway, and thins out when the section is quiet.
+    plays, so it is always heard (only its accents where the section is quiet); the
+    genre's own pattern is there only when the genre carries hand percussion
+    anyway, and thins out when the section is quiet.
     """
     named = requested_kit_sounds(ctx.intent)
     genre_roles = ctx.intent.genre_dna.roles if ctx.intent.genre_dna else []
@@ -36,8 +39,19 @@ def _named_sound(ctx: PartContext, sound: Instrument) -> list[Draft]:
     """A named kit sound on its rhythm for this genre (else its drum family's, else any)."""
     dna = ctx.intent.genre_dna
     styles = [*([dna.genre] if dna else []), *ctx.intent.genre, ctx.style.family]
-    scale = 0.75 if ctx.density == "sparse" else 0.9
-    return play(ctx, sound.rhythm(styles), range(ctx.bars), scale=scale)
+    pattern = sound.rhythm(styles)
+    if ctx.density == "sparse":
+        pattern = _accents_only(pattern)
+    return play(ctx, pattern, range(ctx.bars), scale=0.9)
+
+
+def _accents_only(pattern: DrumPattern) -> DrumPattern:
+    """A quiet section keeps a figure's accented hits (X) and drops the rest."""
+    thinned = {
+        voice: re.sub(r"[xo]", ".", grid) if "X" in grid else grid
+        for voice, grid in pattern.voices.items()
+    }
+    return DrumPattern(voices=thinned)
 
 
 def _genre_groove(ctx: PartContext, rng: random.Random) -> list[Draft]:

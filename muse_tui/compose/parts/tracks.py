@@ -135,8 +135,13 @@ def _name_and_program(look: TrackLook, sound: Instrument | None) -> tuple[str, i
 def _kit_name(
     role: TrackRole, look: TrackLook, intent: PipelineIntent, instruments: InstrumentTable
 ) -> str:
-    """A percussion track playing one named sound is called by it ("Cowbell")."""
-    sounds = requested_kit_sounds(intent, instruments) if role == "percussion" else []
-    if len(sounds) == 1 and sounds[0].name:
-        return sounds[0].name
-    return look.name
+    """A percussion track that plays only one named sound is called by it ("Cowbell").
+
+    Where the genre has hand percussion of its own, the track plays that too, so
+    it stays "Percussion".
+    """
+    own = intent.genre_dna is not None and "percussion" in intent.genre_dna.roles
+    if role != "percussion" or own:
+        return look.name
+    sounds = requested_kit_sounds(intent, instruments)
+    return sounds[0].name or look.name if len(sounds) == 1 else look.name
