@@ -15,7 +15,14 @@ from dataclasses import dataclass, field
 from muse_tui.compose.effects import build_effects
 from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.pipeline import PresetAssignment
-from muse_tui.contracts.song import Bus, EffectChain, PresetReference, SongState, Track
+from muse_tui.contracts.song import (
+    Bus,
+    EffectChain,
+    PresetReference,
+    SongState,
+    Track,
+    TrackRole,
+)
 from muse_tui.knowledge import (
     ArrangementTable,
     EffectsTable,
@@ -218,11 +225,11 @@ def _same_instrument(track: Track, ranked: list[RankedSound]) -> list[RankedSoun
     return [RankedSound(instrument_sound(track.instrument, sound, track.role), 1.0)]
 
 
-def instrument_sound(instrument_id: str, sound: Instrument, role: str) -> SoundEntry:
+def instrument_sound(instrument_id: str, sound: Instrument, role: TrackRole) -> SoundEntry:
     """The instrument table's patch as a catalog sound (for an instrument the catalog lacks)."""
     return SoundEntry(
         id=f"instrument.{instrument_id.replace(' ', '-')}",
-        roles=[role],  # type: ignore[list-item]
+        roles=[role],
         instrument=instrument_id,
         genres=[ANY_GENRE],
         engine=sound.engine or "keygroup program (any sampled instrument)",
