@@ -15,7 +15,14 @@ from dataclasses import dataclass, field
 from muse_tui.compose.effects import build_effects
 from muse_tui.contracts.intent import PipelineIntent
 from muse_tui.contracts.pipeline import PresetAssignment
-from muse_tui.contracts.song import Bus, EffectChain, PresetReference, SongState, Track
+from muse_tui.contracts.song import (
+    Bus,
+    EffectChain,
+    PresetReference,
+    SongState,
+    Track,
+    TrackRole,
+)
 from muse_tui.knowledge import (
     ArrangementTable,
     EffectsTable,
@@ -28,6 +35,7 @@ from muse_tui.knowledge import (
     sound_catalog,
 )
 from muse_tui.knowledge.arrangement import FALLBACK_TEMPLATE
+from muse_tui.knowledge.instruments import Instrument, instrument_table
 from muse_tui.knowledge.loader import normalise_word
 from muse_tui.knowledge.sound import ANY_GENRE
 
@@ -45,6 +53,9 @@ REQUEST_FIT = 0.7
 GENRE_INSTRUMENT_FIT = 0.1
 #: Seeded nudge: enough to reorder near-ties between variants, never to flip a clear winner.
 VARIANT_JITTER = 0.03
+#: MPC Beats' own instrument plugins; any other engine the instrument table names is described.
+STOCK_PLUGINS = frozenset({"Bassline", "TubeSynth", "Electric", "DrumSynth"})
+STOCK_SOURCE = "MPC Beats stock plugin list"
 _STOPWORDS = frozenset({"a", "an", "and", "the", "with", "of", "some", "sound", "sounds", "more"})
 
 
@@ -98,7 +109,7 @@ def assign_sounds(
         if track.frozen and track.preset is not None:
             presets.append(_kept(track.id, track.preset))
             continue
-        ranked = rank_sounds(track.role, brief, catalog, rng)
+        ranked = _same_instrument(track, rank_sounds(track.role, brief, catalog, rng))
         fresh = [r for r in ranked if r.entry.id not in taken] or ranked
         chosen, alternatives = fresh[0], [r for r in ranked if r is not fresh[0]][:ALTERNATIVES]
         taken.add(chosen.entry.id)
@@ -134,7 +145,7 @@ def apply_sounds(song: SongState, plan: SoundPlan) -> SongState:
             update["preset"] = preset
             if track.is_drums and preset.gm_drum_kit is not None:
                 update["drum_kit"] = preset.gm_drum_kit
-            elif not track.is_drums and preset.gm_program is not None:
+            elif not track.is_drums and track.instrument is None and preset.gm_program is not None:
                 update["program"] = preset.gm_program
         tracks.append(track.model_copy(update=update))
     replaced = {b.id for b in plan.buses}
@@ -195,6 +206,40 @@ def rank_sounds(
         ranked.append(RankedSound(entry, round(_fit(entry, role, brief) + jitter, 4)))
     ranked.sort(key=lambda r: (-r.score, r.entry.id))
     return ranked
+
+
+def _same_instrument(track: Track, ranked: list[RankedSound]) -> list[RankedSound]:
+    """Only sounds of the instrument the track plays: a "Bells" track never gets a saw.
+
+    When the catalog has none, the instrument table's own patch stands in, so the
+    preset, the GM program and the track's name always agree.
+    """
+    if track.instrument is None:
+        return ranked
+    same = [r for r in ranked if r.entry.instrument == track.instrument]
+    if same:
+        return same
+    sound = instrument_table().get(track.instrument)
+    if sound is None or sound.program is None:
+        return ranked
+    return [RankedSound(instrument_sound(track.instrument, sound, track.role), 1.0)]
+
+
+def instrument_sound(instrument_id: str, sound: Instrument, role: TrackRole) -> SoundEntry:
+    """The instrument table's patch as a catalog sound (for an instrument the catalog lacks)."""
+    return SoundEntry(
+        id=f"instrument.{instrument_id.replace(' ', '-')}",
+        roles=[role],
+        instrument=instrument_id,
+        genres=[ANY_GENRE],
+        engine=sound.engine or "keygroup program (any sampled instrument)",
+        engine_source=STOCK_SOURCE if sound.engine in STOCK_PLUGINS else "described",
+        name=sound.patch or f"general midi {sound.name or instrument_id} sound",
+        category=(sound.name or instrument_id).lower(),
+        gm_program=sound.program,
+        source="described",
+        tags=[],
+    )
 
 
 def preset_reference(entry: SoundEntry) -> PresetReference:

@@ -143,6 +143,9 @@ class Track(Contract):
     role: TrackRole
     channel: int = Field(ge=0, le=15)
     program: int | None = Field(default=None, ge=0, le=127)
+    instrument: str | None = Field(
+        default=None, description="the instrument it plays (sound/instruments.json); S5 keeps to it"
+    )
     drum_kit: int | None = Field(default=None, ge=0, le=127)
     volume: int = Field(default=100, ge=0, le=127)
     pan: int = Field(default=64, ge=0, le=127, description="CC10 value; 64 is centre")

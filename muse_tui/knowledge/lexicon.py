@@ -21,6 +21,7 @@ from muse_tui.contracts.base import Contract
 from muse_tui.contracts.intent import DrumFamily
 from muse_tui.contracts.song import TrackRole
 from muse_tui.knowledge.genres import GenreTable, Mode, genre_table
+from muse_tui.knowledge.instruments import INSTRUMENTS_FILE, Instrument, instrument_table
 from muse_tui.knowledge.loader import SkillFileError, load_table
 from muse_tui.knowledge.rhythm import FAMILIES_DIR, rhythm_table
 from muse_tui.knowledge.table import skill_table
@@ -149,15 +150,6 @@ class TempoWord(Contract):
     genre_hints: list[str] = Field(default_factory=list, description="for forms like 'ballad'")
 
 
-class InstrumentWord(Contract):
-    """An instrument a producer may ask for and the track role that plays it."""
-
-    role: TrackRole
-    phrases: list[str] = Field(min_length=1)
-    genre_hint: str | None = Field(default=None, description="suggested when no genre is named")
-    implies_genre: str | None = Field(default=None, description="naming it names the genre")
-
-
 class SubGenre(Contract):
     """A sub-genre and the genre whose DNA it uses."""
 
@@ -185,13 +177,19 @@ class IntentLexicon(Contract):
     moods: dict[str, MoodWord]
     tempo_words: dict[str, TempoWord] = Field(default_factory=dict)
     dial_phrases: dict[str, DialRule] = Field(default_factory=dict)
-    instruments: dict[str, InstrumentWord] = Field(default_factory=dict)
+    instruments: dict[str, Instrument] = Field(
+        default_factory=dict, description="read from sound/instruments.json, not written here"
+    )
     constraints: dict[str, ConstraintRule] = Field(default_factory=dict)
     structure_hints: dict[str, StructureRule] = Field(default_factory=dict)
     _phrases: tuple[Phrase, ...] = PrivateAttr(default=())
 
     def model_post_init(self, context: object, /) -> None:
         self._phrases = tuple(self._build_phrases())
+
+    def with_instruments(self, instruments: Mapping[str, Instrument]) -> IntentLexicon:
+        """A copy that reads these instrument words (the table of sound/instruments.json)."""
+        return IntentLexicon.model_validate({**self.__dict__, "instruments": dict(instruments)})
 
     @property
     def phrases(self) -> tuple[Phrase, ...]:
@@ -220,7 +218,9 @@ class IntentLexicon(Contract):
 def intent_lexicon(root: Path) -> IntentLexicon:
     """The intent lexicon under `root`, validated and cached."""
     genres = genre_table(root)
-    lexicon = load_table(LEXICON_FILE, IntentLexicon, root=root)
+    lexicon = load_table(LEXICON_FILE, IntentLexicon, root=root).with_instruments(
+        instrument_table(root).instruments
+    )
     _check_against(lexicon, genres, rhythm_table(root).drums.families, root / LEXICON_FILE)
     return lexicon
 
@@ -265,8 +265,15 @@ def _check_against(
         for hint in word.genre_hints:
             genre(f"tempoWords.{name}.genreHints", hint)
     for name, instrument in lexicon.instruments.items():
-        genre(f"instruments.{name}.genreHint", instrument.genre_hint)
-        genre(f"instruments.{name}.impliesGenre", instrument.implies_genre)
+        for field, genre_id in (
+            ("genreHint", instrument.genre_hint),
+            ("impliesGenre", instrument.implies_genre),
+        ):
+            if genre_id is not None and genre_id not in genres:
+                raise SkillFileError(
+                    path.parent.parent / INSTRUMENTS_FILE,
+                    f"instruments.{name}.{field}: {genre_id!r} is not a genre in genre-dna.json",
+                )
     for name, rule in lexicon.constraints.items():
         for added in rule.adds_instruments:
             if added not in lexicon.instruments:

@@ -70,6 +70,9 @@ class SoundEntry(Contract):
 
     id: str
     roles: list[TrackRole] = Field(min_length=1, description="the first is where it fits best")
+    instrument: str | None = Field(
+        default=None, description="the instrument it is (sound/instruments.json), same GM program"
+    )
     genres: list[str] = Field(min_length=1, description="genre families, genre ids, or '*'")
     engine: str = Field(min_length=1)
     engine_source: str = Field(min_length=1, description="where the engine's name comes from")

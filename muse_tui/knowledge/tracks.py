@@ -1,8 +1,10 @@
 """Roles and their traits from `skills/rhythm/tracks.json`: one truth for what a role is.
 
-A role's track look (name, GM program, colour, register), whether it plays a
-GM drum kit (`kit`, on `drumChannel`, with only `kitVoices`) and whether it
-plays one note at a time (`monophonic`).
+A role's track look (the instrument that plays it, colour, register), whether
+it plays a GM drum kit (`kit`, on `drumChannel`, with only `kitVoices`) and
+whether it plays one note at a time (`monophonic`). A pitched role names an
+`instrument` of `sound/instruments.json`, which gives its track name and GM
+program, so a name never disagrees with the sound.
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ _VOICE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 class TrackLook(Contract):
-    """How a role's track is named, which GM program plays it, its colour, range and traits."""
+    """Which instrument plays a role (or its kit's name), its colour, range and traits."""
 
-    name: str
+    name: str = ""
+    instrument: str | None = Field(default=None, description="an id of sound/instruments.json")
     program: int | None = Field(default=None, ge=0, le=127)
     color: str = Field(default="#7f8c8d", pattern=r"^#[0-9a-fA-F]{6}$")
     pitch_range: tuple[int, int] = (36, 96)
@@ -39,22 +42,25 @@ class TrackLook(Contract):
 
     @model_validator(mode="after")
     def _kit_or_program(self) -> TrackLook:
-        if self.kit and self.program is not None:
-            raise ValueError("a kit role plays a drum kit: leave out program")
-        if not self.kit and self.program is None:
-            raise ValueError("a pitched role needs a GM program")
+        if self.kit and (self.program is not None or self.instrument is not None):
+            raise ValueError("a kit role plays a drum kit: leave out program and instrument")
+        if self.kit and not self.name:
+            raise ValueError("a kit role needs a name")
+        if not self.kit and self.program is None and self.instrument is None:
+            raise ValueError("a pitched role needs an instrument (or a GM program)")
         if self.kit and self.monophonic:
             raise ValueError("a kit role cannot be monophonic")
         return self
 
 
 class TrackOverride(Contract):
-    """A change to a role's look when the genre asks for a style (808 bass → Synth Bass)."""
+    """A change to a role's look when the genre asks for a style (walking bass → upright)."""
 
     role: TrackRole
     drum_family: DrumFamily | None = None
     bass_style: BassStyle | None = None
     chord_rhythm: ChordRhythm | None = None
+    instrument: str | None = None
     name: str | None = None
     program: int | None = Field(default=None, ge=0, le=127)
     pitch_range: tuple[int, int] | None = None

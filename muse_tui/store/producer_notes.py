@@ -29,6 +29,8 @@ class TrackSheet:
     engine: str | None = None
     patch: str | None = None
     effects: list[str] = field(default_factory=list)
+    #: How the instrument is played ("walking quarter notes"), from the instrument table.
+    idiom: str | None = None
 
 
 @dataclass(frozen=True)
@@ -166,9 +168,10 @@ def _quick_start(sheet: SessionSheet) -> list[str]:
             sound = f'load {_line(track.engine)} → preset "{_line(track.patch or "")}"'
         else:
             sound = f"load any {track.role.replace('_', ' ')} sound you like"
+        played = f" Played as: {_line(track.idiom)}." if track.idiom else ""
         tracks.append(
             f"   - **Track {track.number} — {_line(track.name)} ({track.role})**: {sound}, "
-            f"MIDI channel {track.channel + 1}. Import `{track.midi_file}`."
+            f"MIDI channel {track.channel + 1}. Import `{track.midi_file}`.{played}"
         )
     steps.append("\n".join(tracks))
     if sheet.full_arrangement:

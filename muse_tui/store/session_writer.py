@@ -24,6 +24,7 @@ from muse_tui.contracts import (
     SongState,
     SoundsOutput,
 )
+from muse_tui.knowledge.instruments import instrument_table
 from muse_tui.store.atomic import current_size, leftover_temp_files, remove_file, write_atomic
 from muse_tui.store.checkpoint import pipeline_path, song_path, write_checkpoint
 from muse_tui.store.manifest import (
@@ -175,6 +176,7 @@ def session_sheet(
                 midi_file=names[track.id],
                 engine=preset.engine if preset else None,
                 patch=preset.name if preset else None,
+                idiom=instrument_table().idiom_of(track.instrument),
             )
         )
     return SessionSheet(

@@ -29,6 +29,10 @@ _NAME_TOKEN = re.compile(r"[A-Z][\w$'&.\-]*[\w$]|[A-Z]{2,}")
 _NAME_JOINERS = {"of", "the", "de", "van", "von", "del", "da", "la", "le", "&"}
 _PUNCTUATION = ',!?;:()".'
 _SENTENCE_BREAK = re.compile(r"[.!?;:\n]\s*$")
+#: What may stand between the words of a listed set ("drums, bass and keys", "piano + 808").
+_LIST_GAP = re.compile(r"(?:\s*(?:,|&|\+|/|\band\b|\bplus\b)?\s*)+")
+#: A listed set names at least this many instruments in a row; fewer is a passing mention.
+LISTED_SET_SIZE = 3
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,8 @@ class PromptReading:
     moods: list[str] = field(default_factory=list)
     tempo_words: list[str] = field(default_factory=list)
     instruments: list[str] = field(default_factory=list)
+    #: The instruments written as one list ("drums bass chords lead"): the whole band.
+    listed_instruments: list[str] = field(default_factory=list)
     vague_genre_words: list[str] = field(default_factory=list)
     has_song_word: bool = False
     dial_requests: list[str] = field(default_factory=list)
@@ -127,7 +133,11 @@ def _read_words(
         for phrase in (*artists.phrases, *lexicon.phrases)
         for found in text.free_matches(phrase.pattern)
     ]
-    for match in text.claim_longest(candidates, PHRASE_PRIORITY):
+    claimed = text.claim_longest(candidates, PHRASE_PRIORITY)
+    reading.listed_instruments = _listed_set(
+        text.text, [m for m in claimed if m.kind == "instrument"]
+    )
+    for match in claimed:
         key = match.key
         if match.kind == "genre":
             reading.genres.append(GenreMention(key, match.start, match.end))
@@ -150,6 +160,19 @@ def _read_words(
             _add(reading.vague_genre_words, key)
         elif match.kind == "song_word":
             reading.has_song_word = True
+
+
+def _listed_set(text: str, mentions: list[Match]) -> list[str]:
+    """The longest run of instruments written one after another, if it is a list of three+."""
+    ordered = sorted(mentions, key=lambda m: m.start)
+    best: list[Match] = []
+    run: list[Match] = []
+    for mention in ordered:
+        joined = run and _LIST_GAP.fullmatch(text[run[-1].end : mention.start]) is not None
+        run = [*run, mention] if joined else [mention]
+        best = run if len(run) > len(best) else best
+    keys = list(dict.fromkeys(m.key for m in best))
+    return keys if len(keys) >= LISTED_SET_SIZE else []
 
 
 def _unknown_names(text: PromptText, lexicon: IntentLexicon) -> list[str]:

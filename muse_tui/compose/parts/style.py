@@ -107,6 +107,7 @@ def track_look(role: TrackRole, style: Style, table: RhythmTable) -> TrackLook:
         changes = {
             k: v
             for k, v in (
+                ("instrument", rule.instrument),
                 ("name", rule.name),
                 ("program", rule.program),
                 ("pitch_range", rule.pitch_range),

@@ -1,11 +1,15 @@
-"""Which tracks a song gets: roles, names, MIDI channels, GM programs and colours."""
+"""Which tracks a song gets: roles, the instrument each plays, names, channels, programs."""
 
 from __future__ import annotations
 
 import random
 
 from muse_tui.contracts import PipelineIntent, Track, TrackRole, new_id
+from muse_tui.knowledge.arrangement import arrangement_table
+from muse_tui.knowledge.instruments import Instrument, InstrumentTable, instrument_table
+from muse_tui.knowledge.lexicon import intent_lexicon
 from muse_tui.knowledge.rhythm import rhythm_table
+from muse_tui.knowledge.tracks import TrackLook
 
 from .style import family_of, resolve_style, track_look
 
@@ -21,33 +25,123 @@ PART_DEPENDENCIES: dict[str, tuple[str, ...]] = {
 def choose_tracks(intent: PipelineIntent, rng: random.Random) -> list[Track]:
     """The song's tracks with empty regions, in the order the roles were asked for.
 
+    Each pitched track plays one instrument of the instrument table: the one the
+    producer named for its role, else the genre's usual one, else the role's look
+    for the genre's style; the instrument gives the track's name and GM program.
     Kit roles (drums, hand percussion) play GM kits on the drum channel (10),
-    whose keys are the only place GM has those sounds; every other role gets
-    its own channel, never that one.
+    whose keys are the only place GM has those sounds; every other role gets its
+    own channel, never that one.
     """
     dna_roles = intent.genre_dna.roles if intent.genre_dna else []
     roles = list(dict.fromkeys(intent.roles or dna_roles or DEFAULT_ROLES))
     table = rhythm_table()
+    instruments = instrument_table()
     style = resolve_style(intent, table)
     kit = family_of(style, table).drum_kit
     drum_channel = table.tracks.drum_channel
     free_channels = [c for c in range(16) if c != drum_channel]
+    asked = requested_instruments(intent, instruments)
+    seated = genre_instruments(intent, instruments, placed=set(asked.values())) | asked
     tracks = []
     for role in roles:
         look = track_look(role, style, table)
         if look.kit:
-            channel, program, drum_kit = drum_channel, None, kit
+            channel, program, drum_kit, instrument = drum_channel, None, kit, None
+            name = _kit_name(role, look, intent, instruments)
         else:
-            channel, program, drum_kit = free_channels.pop(0), look.program, None
+            instrument = seated.get(role) or look.instrument
+            sound = instruments.get(instrument)
+            name, program = _name_and_program(look, sound)
+            channel, drum_kit = free_channels.pop(0), None
         tracks.append(
             Track(
                 id=new_id(rng),
-                name=look.name,
+                name=name,
                 role=role,
                 channel=channel,
                 program=program,
+                instrument=instrument,
                 drum_kit=drum_kit,
                 color=look.color,
             )
         )
     return tracks
+
+
+def requested_instruments(
+    intent: PipelineIntent, instruments: InstrumentTable | None = None
+) -> dict[TrackRole, str]:
+    """Role → the instrument the producer named for it (as S1 seated it)."""
+    return (instruments or instrument_table()).seat(intent.instrument_requests)
+
+
+def genre_instruments(
+    intent: PipelineIntent,
+    instruments: InstrumentTable | None = None,
+    placed: set[str] | frozenset[str] = frozenset(),
+) -> dict[TrackRole, str]:
+    """Role → the genre's usual sound for it, read from the genre's instrument list.
+
+    Gospel's "hammond organ" plays its keys and drill's "piano" its chords. In the
+    list's order, a sound takes its own role, else another free role of the same
+    group (jazz's piano plays the keys), never a role of another group. Sounds
+    already `placed` (the producer's) are not played twice.
+    """
+    dna = intent.genre_dna
+    if dna is None:
+        return {}
+    instruments = instruments or instrument_table()
+    groups = arrangement_table().role_groups
+    group_of = {role: group for group, members in groups.items() for role in members}
+    said = [f for text in dna.instruments if (f := _instrument_in(text)) and f not in placed]
+    sounds = [
+        (i, s) for i in said if (s := instruments.get(i)) is not None and s.program is not None
+    ]
+    usual: dict[TrackRole, str] = {}
+    for instrument_id, sound in sounds:
+        home = group_of.get(sound.role)
+        fits = [sound.role, *(r for r in sound.also_roles if group_of.get(r) == home)]
+        free = [r for r in fits if r in dna.roles and r not in usual]
+        if free and instrument_id not in usual.values():
+            usual[free[0]] = instrument_id
+    return usual
+
+
+def _instrument_in(text: str) -> str | None:
+    """The instrument a few words name ("dark bells" → bells): the longest phrase found."""
+    found = [
+        (match.end() - match.start(), phrase.key)
+        for phrase in intent_lexicon().phrases
+        if phrase.kind == "instrument" and (match := phrase.pattern.search(text))
+    ]
+    return max(found)[1] if found else None
+
+
+def requested_kit_sounds(
+    intent: PipelineIntent, instruments: InstrumentTable | None = None
+) -> list[Instrument]:
+    """The kit sounds (cowbell, congas…) the producer named, in the order named."""
+    instruments = instruments or instrument_table()
+    found = (instruments.get(request) for request in intent.instrument_requests)
+    return [i for i in found if i is not None and i.is_kit_sound]
+
+
+def _name_and_program(look: TrackLook, sound: Instrument | None) -> tuple[str, int | None]:
+    if sound is not None and sound.name is not None and sound.program is not None:
+        return sound.name, sound.program
+    return look.name or "Track", look.program
+
+
+def _kit_name(
+    role: TrackRole, look: TrackLook, intent: PipelineIntent, instruments: InstrumentTable
+) -> str:
+    """A percussion track that plays only one named sound is called by it ("Cowbell").
+
+    Where the genre has hand percussion of its own, the track plays that too, so
+    it stays "Percussion".
+    """
+    own = intent.genre_dna is not None and "percussion" in intent.genre_dna.roles
+    if role != "percussion" or own:
+        return look.name
+    sounds = requested_kit_sounds(intent, instruments)
+    return sounds[0].name or look.name if len(sounds) == 1 else look.name

@@ -142,6 +142,7 @@ def test_named_instruments_decide_the_melodic_layer_but_keep_the_rhythm_section(
         "percussion",
         "bass",
         "keys",
+        "lead",  # the genre's topline stays when no lead was named
     ]
 
 

@@ -267,5 +267,5 @@ def test_capitalised_words_are_not_artists(prompt: str) -> None:
 
 def test_instruments_become_roles() -> None:
     intent = decompose("house with rhodes, sub bass and congas").intent
-    assert intent.instrument_requests == ["rhodes", "sub bass", "percussion"]
+    assert intent.instrument_requests == ["rhodes", "sub bass", "congas"]
     assert {"keys", "sub_bass", "percussion", "drums"} <= set(intent.roles)

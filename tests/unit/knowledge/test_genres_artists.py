@@ -22,6 +22,7 @@ from muse_tui.knowledge import (
 )
 from muse_tui.knowledge.artists import ARTIST_FILE
 from muse_tui.knowledge.genres import GENRE_FILE, MODES
+from muse_tui.knowledge.instruments import INSTRUMENTS_FILE
 from muse_tui.knowledge.lexicon import LEXICON_FILE
 
 CATEGORIES = ("hip_hop", "rnb", "electronic", "jazz", "pop", "rock", "latin_afro")
@@ -158,7 +159,7 @@ def _break_hint(d: dict[str, Any]) -> None:
         (ARTIST_FILE, _break_artist_mood, "artists.Frank Ocean.moods"),
         (ARTIST_FILE, _break_artist_tempo, "artists.Nujabes"),
         (LEXICON_FILE, _break_pattern, "constraints.no reverb.patterns"),
-        (LEXICON_FILE, _break_role, "instruments.piano.role"),
+        (INSTRUMENTS_FILE, _break_role, "instruments.piano.role"),
         (LEXICON_FILE, _break_hint, "moods.warm.genreHints"),
     ],
 )

@@ -1,0 +1,145 @@
+"""The instrument table (`skills/sound/instruments.json`): one truth for what a word plays.
+
+Each instrument word maps to a track role, the track's name and GM program (or,
+for a kit sound, the kit voices it plays and their rhythms), a playing idiom and
+what to load in MPC Beats. The intent lexicon reads its instrument phrases from
+here; S4 names and programs tracks from here; S5 keeps to the same instrument.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from pydantic import Field, model_validator
+
+from muse_tui.contracts.base import Contract
+from muse_tui.contracts.song import TrackRole
+from muse_tui.knowledge.loader import SkillFileError, load_table
+from muse_tui.knowledge.rhythm import DrumPattern
+from muse_tui.knowledge.table import skill_table
+from muse_tui.knowledge.tracks import TRACKS_FILE, TrackTable
+
+INSTRUMENTS_FILE = "sound/instruments.json"
+#: A rhythm written for any genre.
+ANY = "*"
+
+
+class Instrument(Contract):
+    """An instrument a producer may ask for, the role that plays it, and how it sounds."""
+
+    role: TrackRole
+    also_roles: list[TrackRole] = Field(
+        default_factory=list, description="roles it may take when its own is already taken"
+    )
+    phrases: list[str] = Field(min_length=1)
+    genre_hint: str | None = Field(default=None, description="suggested when no genre is named")
+    implies_genre: str | None = Field(default=None, description="naming it names the genre")
+    name: str | None = Field(default=None, description="the track's name")
+    program: int | None = Field(default=None, ge=0, le=127, description="GM program, 0-based")
+    kit_voices: list[str] = Field(default_factory=list, description="kit voices it plays")
+    idiom: str = ""
+    engine: str | None = Field(default=None, description="what to load in MPC Beats")
+    patch: str | None = Field(default=None, description="the patch, described")
+    rhythms: dict[str, DrumPattern] = Field(
+        default_factory=dict, description="genre id or drum family → pattern"
+    )
+    about: str = ""
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Instrument:
+        if self.kit_voices and self.program is not None:
+            raise ValueError("a kit sound plays kitVoices: leave out program")
+        if self.kit_voices and ANY not in self.rhythms:
+            raise ValueError("a kit sound needs a '*' rhythm for genres without their own")
+        if (self.program is None) != (self.name is None) and not self.kit_voices:
+            raise ValueError("name and program go together (leave both out for a role word)")
+        played = {v for pattern in self.rhythms.values() for v in pattern.voices}
+        if played - set(self.kit_voices):
+            raise ValueError(f"rhythms play {sorted(played - set(self.kit_voices))}, not kitVoices")
+        return self
+
+    @property
+    def is_kit_sound(self) -> bool:
+        """Played from the GM drum kit (cowbell, congas), on the percussion track."""
+        return bool(self.kit_voices)
+
+    @property
+    def is_role_word(self) -> bool:
+        """A word that names a role, not a sound ("chords", "lead"): the genre decides."""
+        return self.program is None and not self.kit_voices
+
+    def rhythm(self, styles: Iterable[str]) -> DrumPattern:
+        """The pattern for the first of `styles` (genre ids, then drum family) it has."""
+        for style in styles:
+            if style in self.rhythms:
+                return self.rhythms[style]
+        return self.rhythms[ANY]
+
+
+class InstrumentTable(Contract):
+    """Every instrument word, keyed by its id."""
+
+    about: str = ""
+    instruments: dict[str, Instrument] = Field(min_length=1)
+
+    def get(self, instrument_id: str | None) -> Instrument | None:
+        return self.instruments.get(instrument_id) if instrument_id else None
+
+    def idiom_of(self, instrument_id: str | None) -> str | None:
+        """How an instrument is played ("walking quarter notes"), if the table says."""
+        found = self.get(instrument_id)
+        return found.idiom if found is not None and found.idiom else None
+
+    def seat(self, requests: Iterable[str]) -> dict[TrackRole, str]:
+        """Which requested sound plays which role: its own, else the first free other.
+
+        Kit sounds share the percussion track and role words claim nothing, so
+        "piano and rhodes" seats piano on chords and rhodes on keys.
+        """
+        seated: dict[TrackRole, str] = {}
+        for request in requests:
+            instrument = self.instruments.get(request)
+            if instrument is None or instrument.is_kit_sound or instrument.is_role_word:
+                continue
+            free = [r for r in (instrument.role, *instrument.also_roles) if r not in seated]
+            if free:
+                seated[free[0]] = request
+        return seated
+
+
+@skill_table
+def instrument_table(root: Path) -> InstrumentTable:
+    """The instrument table under `root`, validated against the kit voices and cached."""
+    table = load_table(INSTRUMENTS_FILE, InstrumentTable, root=root)
+    tracks = load_table(TRACKS_FILE, TrackTable, root=root)
+    _check_against(table, tracks, root / INSTRUMENTS_FILE)
+    return table
+
+
+def _check_against(table: InstrumentTable, tracks: TrackTable, path: Path) -> None:
+    """Kit voices must be voices of the kit; a role's instrument must be in the table."""
+    voices = set(tracks.kit_voices)
+    for name, instrument in table.instruments.items():
+        unknown = [v for v in instrument.kit_voices if v not in voices]
+        if unknown:
+            raise SkillFileError(
+                path, f"instruments.{name}.kitVoices: {unknown} are not kitVoices of {TRACKS_FILE}"
+            )
+    for role, look in tracks.roles.items():
+        sound = table.get(look.instrument)
+        if sound is not None and look.program is not None and look.program != sound.program:
+            raise SkillFileError(
+                path.parent.parent / TRACKS_FILE,
+                f"roles.{role}.program: {look.program} is not the program of "
+                f"{look.instrument!r} ({sound.program})",
+            )
+    looks = [(f"roles.{r}", look.instrument) for r, look in tracks.roles.items()]
+    looks += [(f"overrides[{i}]", o.instrument) for i, o in enumerate(tracks.overrides)]
+    for where, instrument_id in looks:
+        found = table.get(instrument_id)
+        if instrument_id is not None and (found is None or found.program is None):
+            raise SkillFileError(
+                path.parent.parent / TRACKS_FILE,
+                f"{where}.instrument: {instrument_id!r} is not a sound of {INSTRUMENTS_FILE}",
+            )

@@ -1,0 +1,69 @@
+"""The band a prompt gets: a listed set is the whole band, and every name matches its sound."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from muse_tui.compose.intent import decompose
+from muse_tui.knowledge.instruments import instrument_table
+
+from .heard import DRUM_CHANNEL, compose
+
+
+@pytest.mark.parametrize(
+    ("prompt", "roles"),
+    [
+        ("neo soul, Eb minor, 90 BPM, drums bass chords lead", ["drums", "bass", "chords", "lead"]),
+        ("hip hop, 92 BPM, E minor, drums bass keys", ["drums", "bass", "keys"]),
+        ("house, 124, drums bass chords pad", ["drums", "bass", "chords", "pad"]),
+        ("trap with piano, strings and 808", ["sub_bass", "chords", "pad"]),
+    ],
+)
+def test_a_listed_set_is_exactly_the_band(prompt: str, roles: list[str]) -> None:
+    assert sorted(decompose(prompt).intent.roles) == sorted(roles)
+
+
+def test_two_passing_mentions_are_not_a_list() -> None:
+    roles = decompose("UK drill in F# minor, 142, piano and 808").intent.roles
+    assert {"drums", "sub_bass", "chords", "lead"} <= set(roles)
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "sad piano ballad in E major, 70 BPM",
+        "bossa nova in D major with nylon guitar",
+        "rock in A major with distorted guitar, 128",
+        "gospel in Ab major with organ and choir",
+        "dubstep, 140, F minor",
+    ],
+)
+def test_a_genre_with_a_topline_keeps_its_lead_when_an_instrument_is_named(prompt: str) -> None:
+    assert "lead" in decompose(prompt).intent.roles
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "dark trap, 140, key of Am, 16 bars",
+        "boom bap in G minor with piano and vinyl crackle, 90 BPM, 16 bars",
+        "chillhop with flute, C# minor, 85, 16 bars",
+        "jazz in Bb major with sax and upright bass, 16 bars",
+    ],
+)
+def test_every_track_is_named_for_the_sound_it_plays(tmp_path: Path, prompt: str) -> None:
+    song, written = compose(tmp_path, prompt)
+    table = instrument_table()
+    names = [t.name for t in song.tracks]
+    assert len(names) == len(set(names)), f"two tracks share a name: {names}"
+    programs = {t.name: t.program for t in written if t.channel != DRUM_CHANNEL}
+    for track in song.tracks:
+        if track.is_drums:
+            continue
+        sound = table.get(track.instrument)
+        assert sound is not None, track.name
+        assert (track.name, track.program) == (sound.name, sound.program)
+        assert track.preset is not None and track.preset.gm_program == sound.program
+        assert programs.get(track.name) == sound.program, f"{track.name} plays another program"
