@@ -254,6 +254,11 @@ class CompingRhythm(GridLevels):
     answer: ChordRhythm = Field(
         default="sustained", description="what a second keyboard plays against this rhythm"
     )
+    anticipates: bool = Field(
+        default=False,
+        description="a hit held across a chord change plays the coming chord (bossa, samba) "
+        "instead of striking again on the change, which the pattern does not have",
+    )
     source: str = ""
 
 

@@ -222,6 +222,7 @@ class StartingUp(FakePlayer):
 async def test_the_transport_shows_playing_once_a_slow_first_play_starts(tmp_path: Path) -> None:
     """The first play starts the player's process: it says "stopped" until it has started."""
     players: list[StartingUp] = []
+
     def start_player(port: str | None) -> StartingUp:
         players.append(StartingUp())
         return players[-1]

@@ -39,7 +39,7 @@ def write_comping(ctx: PartContext, rng: random.Random, rhythm: str | None = Non
     arp_up_down = rng.random() < 0.5
     arp_count, arp_chord = 0, -1
     for hit in read_hits(grids, ctx.bar_steps, "x"):
-        for index, start, end, restruck in _segments(ctx, hit):
+        for index, start, end, restruck in _segments(ctx, hit, comp.anticipates):
             velocity = _VELOCITY[hit.letter] * ctx.loud * (_RESTRIKE if restruck else 1.0)
             length = (end - start) * comp.gate
             voicing = voicings[index]
@@ -98,12 +98,22 @@ def write_texture(ctx: PartContext, rng: random.Random) -> PartDraft:
     return PartDraft(notes=notes, feel=ctx.feel.scaled(timing=1.5))
 
 
-def _segments(ctx: PartContext, hit: Hit) -> list[tuple[int, float, float, bool]]:
-    """(chord index, start, end, struck again?) for a hit, split where the chord changes."""
+def _segments(
+    ctx: PartContext, hit: Hit, anticipates: bool = False
+) -> list[tuple[int, float, float, bool]]:
+    """(chord index, start, end, struck again?) for a hit, split where the chord changes.
+
+    In a rhythm that `anticipates`, a hit that a chord change falls inside (within
+    its first beat) plays the coming chord from the hit on, as a bossa guitarist
+    does, rather than striking again where the pattern has no hit.
+    """
     chords = ctx.harmony.chords
     pushed = hit.letter in "Pp"
     index = ctx.harmony.index(hit.start + (0.5 if pushed else 0.0))
     end = min(hit.start + hit.length, ctx.length)
+    change = chords[index].end
+    if anticipates and index + 1 < len(chords) and hit.start < change < min(end, hit.start + 1):
+        index += 1
     segments = [(index, hit.start, min(end, chords[index].end), False)]
     while chords[index].end < end - 1e-6 and index + 1 < len(chords):
         index += 1
@@ -160,7 +170,10 @@ def _swells(ctx: PartContext) -> list[ControlChange]:
         if end - start > 1:
             rise = min(end - start, ctx.beats_per_bar)
             swells += _ramp(ctx, start, start + rise, 78, 104)
-    return swells
+    # A swell that fills its chord ends where the next begins: the new swell's start wins,
+    # so the pedal is set once at each instant.
+    at_once = {round(c.beat, 6): c for c in swells}
+    return sorted(at_once.values(), key=lambda c: c.beat)
 
 
 def _ramp(

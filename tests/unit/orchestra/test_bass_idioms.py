@@ -91,7 +91,10 @@ def test_funk_slap_bass_pops_octaves_in_sixteenths() -> None:
 
 def test_jazz_bass_walks_in_quarter_notes() -> None:
     heard = compose("jazz in Bb major, 160 BPM")
-    assert _on_steps(heard, BEATS) >= 0.9
+    # Quarter notes, and in the hotter solo choruses a swung skip note into a beat (the
+    # '&' of a beat, played late by the swing: steps 2-3, 6-7, 10-11, 14-15), nothing else.
+    assert _on_steps(heard, BEATS) >= 0.85
+    assert _on_steps(heard, BEATS | {2, 3, 6, 7, 10, 11, 14, 15}) >= 0.98
     notes = heard.bass().notes
     assert sum(1 for a, b in itertools.pairwise(notes) if a.pitch == b.pitch) < len(notes) * 0.25
 

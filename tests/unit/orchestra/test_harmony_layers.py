@@ -56,7 +56,7 @@ def test_reggae_guitar_skanks_on_two_and_four() -> None:
 def test_rock_guitar_plays_power_chords_in_eighths() -> None:
     heard = compose("rock in E minor, 130 BPM")
     guitar = next(p for p in heard.parts if p.role == "chords")
-    assert guitar.name == "Guitar"
+    assert guitar.name == "Distorted Guitar"  # the instrument table's name for its sound
     by_onset: dict[int, list[int]] = {}
     for note in guitar.notes:
         by_onset.setdefault(note.step, []).append(note.pitch)

@@ -119,6 +119,7 @@ def intent(
 def write_song(the_intent: PipelineIntent, the_song: SongState, seed: int = 1) -> list[Track]:
     """Every part of the song, section by section, bass locked to the drums as the engine does."""
     assert the_song.arrangement is not None
+    the_song = the_song.model_copy(update={"seed": seed})  # the song's seed picks its grooves
     tracks = choose_tracks(the_intent, derive_rng(seed, "tracks"))
     written: dict[str, Track] = {}
     for track in sorted(tracks, key=lambda t: bool(PART_DEPENDENCIES.get(t.role))):
