@@ -1,4 +1,4 @@
-"""The genre table a reviewer reads: each genre's drum family, bass, comping, progressions, main bar.
+"""The genre table for reviewers: drum family, bass, comping, progressions and main bar per genre.
 
 Run: .venv/bin/python bench/genres.py [--seeds 2] [--out genres.md]
 
