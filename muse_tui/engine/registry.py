@@ -188,7 +188,7 @@ def plan_parts(song: SongState, ctx: StageContext) -> PartsPlan:
             track: Track = track,
         ) -> Region:
             # Seeded by the section's kind, so the second chorus brings back the first one's
-            # hook and groove (the generators vary repeats within a section).
+            # hook and groove; repeats develop from the arrangement (compose.arrangement.repeats).
             rng = c.rng(f"{track.role}:{section.kind}")
             region = write_part(track, s, intent, section, rng, kick_source=deps.get("drums"))
             # Same music for the same kind of section, but every region keeps its own id.
