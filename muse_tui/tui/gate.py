@@ -85,10 +85,15 @@ class ThreadGate:
 
     async def ask(self, question: Ambiguity) -> str | None:
         from .screens.ambiguity import AmbiguityModal
-        from .screens.confirm import ConfirmModal
+        from .screens.confirm import TYPE_AHEAD_GRACE_S, ConfirmModal
 
         if sorted(question.options) == ["no", "yes"]:
-            modal = ConfirmModal("Before changing the song", question.reason, self._type_ahead)
+            modal = ConfirmModal(
+                "Before changing the song",
+                question.reason,
+                self._type_ahead,
+                grace=TYPE_AHEAD_GRACE_S,
+            )
             yes = self._wait(modal)
             return "yes" if yes else "no"
         return self._wait(AmbiguityModal(question))

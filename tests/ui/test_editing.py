@@ -18,7 +18,7 @@ from textual.notifications import Notify
 from muse_tui.engine.registry import product_stages
 from muse_tui.store.atomic import WriteFailed
 from muse_tui.store.checkpoint import load_checkpoint
-from muse_tui.tui.screens.confirm import ConfirmModal
+from muse_tui.tui.screens.confirm import TYPE_AHEAD_GRACE_S, ConfirmModal
 from muse_tui.tui.widgets.arrangement import ArrangementView
 from muse_tui.tui.widgets.compare import CompareView
 from muse_tui.tui.widgets.history import HistoryPane
@@ -55,6 +55,11 @@ def digests(folder: Path) -> dict[str, str]:
         p.relative_to(folder).as_posix(): hashlib.sha1(p.read_bytes()).hexdigest()
         for p in sorted(folder.rglob("*.mid"))
     }
+
+
+async def read_the_question(pilot: Any) -> None:
+    """As a producer does: a question ignores keys pressed before it could be read."""
+    await pilot.pause(TYPE_AHEAD_GRACE_S + 0.1)
 
 
 async def settle(pilot: Any) -> None:
@@ -154,6 +159,7 @@ async def test_an_expensive_change_asks_first_and_no_keeps_the_song(tmp_path: Pa
         await until(pilot, lambda: isinstance(app.screen, ConfirmModal))
         question = str(app.screen.query_one(".summary").render())
         assert question.startswith("Changing the key will regenerate") and "Drums stay" in question
+        await read_the_question(pilot)
         await pilot.press("n")
         await settle(pilot)
         assert digests(folder) == original
@@ -162,6 +168,7 @@ async def test_an_expensive_change_asks_first_and_no_keeps_the_song(tmp_path: Pa
 
         await type_prompt(pilot, "change the key to D minor")
         await until(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        await read_the_question(pilot)
         await pilot.press("y")
         await settle(pilot)
         assert app.studio.song.key == "D"
@@ -229,7 +236,7 @@ async def test_escape_closes_the_comparison_and_the_song_plays_its_own(tmp_path:
         await composed(pilot)
         await pilot.press("a")  # the first track: drums
         await settle(pilot)
-        await pilot.press("1")
+        await pilot.press("2")  # B, another take (A is what the song plays: nothing to switch)
         await pilot.press("escape")
         await pilot.pause()
         assert not app.studio.query(CompareView)

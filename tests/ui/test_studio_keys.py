@@ -44,7 +44,9 @@ async def test_keys_typed_before_a_question_shows_go_to_the_prompt_not_the_answe
         prompt = app.studio.query_one(PromptInput)
         prompt.load_text("more swi")
         prompt.move_cursor(prompt.document.end)
-        modal = ConfirmModal("Before changing the song", "Proceed?", prompt.insert)
+        modal = ConfirmModal(
+            "Before changing the song", "Proceed?", prompt.insert, grace=TYPE_AHEAD_GRACE_S
+        )
         await app.push_screen(modal, answers.append)
         await pilot.pause()
         for character in "ng":  # still typing "more swing" when the question opened

@@ -32,12 +32,18 @@ class ConfirmModal(ModalScreen[bool]):
     ]  # fmt: skip
 
     def __init__(
-        self, title: str, question: str, typed_ahead: Callable[[str], None] | None = None
+        self,
+        title: str,
+        question: str,
+        typed_ahead: Callable[[str], None] | None = None,
+        *,
+        grace: float = 0.0,
     ) -> None:
         super().__init__(classes="confirm")
         self._title = title
         self._question = question
         self._typed_ahead = typed_ahead
+        self._grace = grace  # the studio's questions, which can open while the producer types
         self.opened_at = _time.get_time()
 
     def compose(self) -> ComposeResult:
@@ -50,7 +56,7 @@ class ConfirmModal(ModalScreen[bool]):
         self.opened_at = max(self.opened_at, _time.get_time())
 
     def _on_key(self, event: events.Key) -> None:
-        if event.time >= self.opened_at + TYPE_AHEAD_GRACE_S:
+        if event.time >= self.opened_at + self._grace:
             return  # seen and meant: the bindings answer it
         event.prevent_default()
         event.stop()
