@@ -145,6 +145,7 @@ class _DrumBasics(Contract):
     velocities: dict[Literal["X", "x", "o"], int]
     gates: dict[DrumVoice, float]
     voice_words: dict[str, list[DrumVoice]]
+    hand_percussion: list[DrumVoice] = Field(default_factory=list)
     percussion: list[DrumPattern] = Field(min_length=1)
 
 
@@ -171,6 +172,9 @@ class DrumTable(Contract):
     voice_words: dict[str, list[DrumVoice]] = Field(description="constraint words → voices")
     fills: dict[str, Fill]
     build_fill: str = Field(description="the fill of a section that builds into the next")
+    hand_percussion: list[DrumVoice] = Field(
+        default_factory=list, description="voices a named sound takes off the kit to its own track"
+    )
     percussion: list[DrumPattern] = Field(min_length=1, description="hand percussion fallback")
     families: dict[DrumFamily, FamilyRhythm] = Field(min_length=1)
 
@@ -400,6 +404,7 @@ def _drum_table(root: Path) -> tuple[DrumTable, dict[str, Path]]:
         voice_words=basics.voice_words,
         fills=fills.fills,
         build_fill=fills.build_fill,
+        hand_percussion=basics.hand_percussion,
         percussion=basics.percussion,
         families=families,
     )
@@ -413,6 +418,7 @@ def _check_voices(
     basics, fills = root / DRUMS_FILE, root / FILLS_FILE
     uses: list[tuple[Path, str, list[str]]] = [
         (basics, "gates", list(drums.gates)),
+        (basics, "handPercussion", list(drums.hand_percussion)),
         *((basics, f"voiceWords.{w}", list(v)) for w, v in drums.voice_words.items()),
         *((fills, f"fills.{n}", [*f.voices, *f.keep]) for n, f in drums.fills.items()),
         *((basics, f"percussion.{i}", list(p.voices)) for i, p in enumerate(drums.percussion)),

@@ -21,6 +21,7 @@ from .context import PartContext, PartDraft
 from .fills import crash_in, section_end
 from .grid import STEP
 from .kit import hit, play
+from .tracks import requested_kit_sounds
 
 _BUSIER = {"sparse": "base", "base": "busy", "busy": "busy"}
 #: How far along its density's list each kind of section steps from the song's main pattern.
@@ -52,10 +53,19 @@ def write_drums(ctx: PartContext, rng: random.Random) -> PartDraft:
     if crash_in(ctx):
         notes.append(hit(ctx, "crash", "X", 0.0))
     notes = section_end(ctx, family, notes, rng)
+    if "percussion" in ctx.intent.roles:  # a named cowbell or conga is its track's, not doubled
+        own = _named_hand_percussion(ctx)
+        notes = [n for n in notes if n.voice not in own]
     allowed = allowed_voices(ctx.intent.constraints, ctx.table.drums.voice_words)
     if allowed is not None:
         notes = [n for n in notes if n.voice in allowed]
     return PartDraft(notes=notes, feel=ctx.feel)
+
+
+def _named_hand_percussion(ctx: PartContext) -> set[str]:
+    """Hand-percussion voices of the kit sounds the producer named (they play on their track)."""
+    hand = set(ctx.table.drums.hand_percussion)
+    return {v for sound in requested_kit_sounds(ctx.intent) for v in sound.kit_voices} & hand
 
 
 def allowed_voices(constraints: list[str], words: dict[str, list[str]]) -> set[str] | None:
