@@ -20,6 +20,7 @@ COMMANDS = {
     "redo": "muse_tui.cli.edit_commands:redo",
     "alternatives": "muse_tui.cli.edit_commands:alternatives",
     "ask": "muse_tui.cli.ask_commands:ask",
+    "jam": "muse_tui.cli.jam_commands:jam",
 }
 
 #: The line `muse-studio --help` shows for each command, so listing them imports none
@@ -37,6 +38,7 @@ SHORT_HELP = {
     "redo": "Redo changes that were undone.",
     "alternatives": "Generate, compare and pick A/B alternatives for one element.",
     "ask": 'Ask about a song or theory ("why Eb minor?", "notes in Cmaj9"); changes nothing.',
+    "jam": 'Jam with a rule-based band on a loop: "@drums busier", "everyone, key of D".',
 }
 
 
