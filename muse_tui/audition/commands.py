@@ -52,10 +52,14 @@ class PlayOnly:
 
 @dataclass(frozen=True, slots=True)
 class Switch:
-    """Play `part` in place of its track from the next bar line (None: the song's own part)."""
+    """Play `part` in place of its track from the next bar line (None: the song's own part).
+
+    With `at_loop_end`, from where the loop wraps instead (a jam's parts change there).
+    """
 
     track_id: str
     part: Part | None
+    at_loop_end: bool = False
 
 
 @dataclass(frozen=True, slots=True)

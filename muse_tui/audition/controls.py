@@ -61,11 +61,18 @@ class PlayerControls:
         self._song, self._alternatives = song, variants
         self._send(cmd.Load(song, parts))
 
-    def set_alternative(self, role_or_id: str, alternative: int | Alternative | None) -> None:
+    def set_alternative(
+        self,
+        role_or_id: str,
+        alternative: int | Alternative | None,
+        *,
+        at_loop_end: bool = False,
+    ) -> None:
         """Play an alternative in place of a track from the next bar line.
 
         `alternative` is an index into the variants given to `load`, a Track or
-        placed notes, or None to go back to the song's own part.
+        placed notes, or None to go back to the song's own part. With
+        `at_loop_end` it comes in where the loop wraps (a jam's next round).
         """
         track = _find_track(self._loaded(), role_or_id)
         if alternative is None:
@@ -79,7 +86,7 @@ class PlayerControls:
             part = options[alternative]
         else:
             part = part_for(track, alternative)
-        self._send(cmd.Switch(track.id, part))
+        self._send(cmd.Switch(track.id, part, at_loop_end))
 
     # ── transport ───────────────────────────────────────────────────────────
 

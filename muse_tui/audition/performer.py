@@ -196,8 +196,10 @@ class Performer:
                 )
             case cmd.PlayOnly(track_id):
                 self._change_audible(lambda: self._solo_only(track_id))
-            case cmd.Switch(track_id, part):
-                self._schedule_switch(track_id, part or self.originals[track_id], now)
+            case cmd.Switch(track_id, part, at_loop_end):
+                self._schedule_switch(
+                    track_id, part or self.originals[track_id], now, at_loop_end=at_loop_end
+                )
             case cmd.SetTempo(bpm):
                 self._set_transport(self.transport.with_tempo(bpm, now))
             case cmd.Panic():
@@ -274,15 +276,17 @@ class Performer:
         if silenced:
             self._release(silenced, self._own_channels(silenced))
 
-    def _schedule_switch(self, track_id: str, part: Part, now: float) -> None:
+    def _schedule_switch(
+        self, track_id: str, part: Part, now: float, *, at_loop_end: bool = False
+    ) -> None:
         if not self.transport.playing:
             self.pending.pop(track_id, None)
             self.parts[track_id] = part
             return
         beat = self.transport.next_bar_line(now)
         loop = self.transport.loop
-        if loop is not None and beat >= loop[1]:
-            beat = loop[1]  # the wrap is the next bar line
+        if loop is not None and (at_loop_end or beat >= loop[1]):
+            beat = loop[1]  # the wrap is the next bar line (or the one asked for)
         self.pending[track_id] = (beat, part)
 
     # ── helpers ─────────────────────────────────────────────────────────────

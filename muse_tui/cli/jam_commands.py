@@ -48,6 +48,12 @@ MOST_ROUNDS = 512
 )
 @click.option("--keep", is_flag=True, help="Write the last loop as a session folder.")
 @click.option("--json", "as_json", is_flag=True, help="Print the rounds as JSON.")
+@click.option(
+    "--play",
+    is_flag=True,
+    help="Play the jam live through a MIDI output; type directions on stdin, Ctrl-C stops.",
+)
+@click.option("--port", "port_query", default=None, help="The MIDI output to play through.")
 def jam(
     prompt: str,
     rounds: int,
@@ -56,9 +62,17 @@ def jam(
     out: Path | None,
     keep: bool,
     as_json: bool,
+    play: bool,
+    port_query: str | None,
 ) -> None:
     """Jam with the band on PROMPT for --rounds loops; directions land on the next loop."""
     said = _directions(directives, rounds, as_json)
+    if play:
+        from .jam_live import play_live
+
+        played, kept = play_live(prompt, seed, rounds, said, port_query, keep=keep)
+        _report_after(played, kept, out, prompt, seed, as_json)
+        return
     try:
         with Jam(prompt, seed) as band:
             played = [band.round]
@@ -69,10 +83,21 @@ def jam(
         fail(f"A skill file is broken: {exc}.", "Fix the file or restore it.", as_json=as_json)
     except (WriteFailed, OSError) as exc:
         fail(f"Could not write the kept session: {exc}.", "Free some space.", as_json=as_json)
+    _report_after(played, kept, out, prompt, seed, as_json)
+
+
+def _report_after(
+    played: list[JamRound],
+    kept: Path | None,
+    out: Path | None,
+    prompt: str,
+    seed: int,
+    as_json: bool,
+) -> None:
     try:
         if out is not None:
             for round_ in played:
-                _write_round(out, band.session.prompt, seed, round_)
+                _write_round(out, prompt, seed, round_)
     except (WriteFailed, OSError) as exc:
         fail(f"Could not write the rounds to {out}: {exc}.", "Free some space.", as_json=as_json)
     _report(played, kept, as_json)

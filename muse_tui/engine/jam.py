@@ -61,11 +61,12 @@ class Jam:
         *,
         player: Player = play_member,
         deadline_s: float | None = None,
+        loop_bars: int | None = None,
     ) -> None:
         self._player = player
         self._deadline = deadline_s or band_table().round_deadline_seconds
         self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="jam-member")
-        intent, plan = start_jam(prompt, seed)
+        intent, plan = start_jam(prompt, seed, loop_bars=loop_bars)
         first = self._play(intent, seed, plan, None)
         self.session = JamSession(prompt=prompt, seed=seed, intent=intent, round=first)
 

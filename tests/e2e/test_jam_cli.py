@@ -1,4 +1,4 @@
-"""`muse-studio jam`: rounds written to a folder, the same bytes twice, one sentence for bad usage."""
+"""`muse-studio jam`: rounds in a folder, the same bytes twice, one sentence for bad usage."""
 
 from __future__ import annotations
 

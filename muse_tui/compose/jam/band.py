@@ -64,12 +64,12 @@ class RoundPlan:
 
 
 def start_jam(
-    prompt: str, seed: int = 0, band: BandTable | None = None
+    prompt: str, seed: int = 0, band: BandTable | None = None, loop_bars: int | None = None
 ) -> tuple[PipelineIntent, RoundPlan]:
     """The intent every round is played from, and the first round's plan: everyone plays."""
     band = band or band_table()
     intent = band_intent(decompose(prompt).intent, band)
-    context = start_context(intent, band, seed)
+    context = start_context(intent, band, seed, loop_bars)
     tracks = band_tracks(intent, band, seed)
     locked = _kick_locked(intent)
     members = [

@@ -46,20 +46,25 @@ def band_tracks(intent: PipelineIntent, band: BandTable, seed: int) -> dict[str,
     return {m.id: by_role[_role_for(m, list(by_role))] for m in band.members}
 
 
-def start_context(intent: PipelineIntent, band: BandTable, seed: int) -> JamContext:
-    """Key, tempo and loop of a new jam."""
+def start_context(
+    intent: PipelineIntent, band: BandTable, seed: int, loop_bars: int | None = None
+) -> JamContext:
+    """Key, tempo and loop of a new jam (`loop_bars`: a loop of that length, else the band's)."""
     key = song_key(intent)
     tempo = intent.tempo_analysis.bpm if intent.tempo_analysis else intent.tempo
     progression = loop_progression(intent, key, seed)
     beats_per_bar = 4.0
-    bars = max(band.loop_bars, math.ceil(progression.total_beats / beats_per_bar - 1e-9))
+    bars = loop_bars or min(
+        _LONGEST_LOOP_BARS,
+        max(band.loop_bars, math.ceil(progression.total_beats / beats_per_bar - 1e-9)),
+    )
     return JamContext(
         key=key.tonic,
         mode=key.mode,
         tempo=float(tempo or _DEFAULT_TEMPO),
-        bars=min(bars, _LONGEST_LOOP_BARS),
+        bars=bars,
         beats_per_bar=beats_per_bar,
-        progression=_fitted(progression, min(bars, _LONGEST_LOOP_BARS) * beats_per_bar),
+        progression=_fitted(progression, bars * beats_per_bar),
     )
 
 

@@ -1,0 +1,199 @@
+"""A live jam on a JACK loopback: each round's parts come in exactly on a loop boundary,
+no note is left sounding over 32 rounds of random directions, and Ctrl-C ends in silence."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from muse_tui.audition import PlayerProcess
+from muse_tui.contracts.jam import JamRound
+from muse_tui.engine.jam import Jam
+from muse_tui.tui.jam_live import LiveJam
+from tests.audition.fakes import note_balance, wait_until
+from tests.audition.stamped_child import open_logging, read_log
+from tests.midi_ports import Loopback
+
+pytestmark = pytest.mark.ports
+
+FAST = 480.0  # BPM: a one-bar loop every half second
+DIRECTIONS = [
+    "@drums busier",
+    "@drums simpler",
+    "@bass lock to the kick",
+    "@bass your own line",
+    "@keys busier",
+    "@lead simpler",
+    "@lead up an octave",
+    "@lead down an octave",
+    "everyone, key of D",
+    "everyone, key of E minor",
+    "half time",
+    "full time",
+    "@keys lay out",
+    "@keys come back",
+    "switch it up",
+    "",
+    "",
+]
+ONSET_TOLERANCE_S = 0.002
+#: How late a note may be and still be recognised as the round's own (player jitter under load).
+IDENTITY_S = 0.010
+
+
+def _note_ons(sent: list[tuple[float, tuple[int, ...]]]) -> list[tuple[float, int, int]]:
+    return [(t, m[0] & 0x0F, m[1]) for t, m in sent if m[0] & 0xF0 == 0x90 and m[2] > 0]
+
+
+def _expected(round_: JamRound) -> dict[int, list[tuple[float, int]]]:
+    """Channel → (beat, pitch) of every note the round plays in one pass."""
+    by_channel: dict[int, list[tuple[float, int]]] = {}
+    for member in round_.members:
+        if member.part is None:
+            continue
+        for note in member.part.notes:
+            by_channel.setdefault(member.track.channel, []).append((note.start_beat, note.pitch))
+    return by_channel
+
+
+def test_rounds_land_on_loop_boundaries_with_no_stuck_notes_over_32_rounds(
+    loopback: Loopback, tmp_path: Path
+) -> None:
+    """Through the player process, as the studio and `jam --play` hear it; the child logs
+    when each message left, and the band works out each round in this process meanwhile."""
+    rng = random.Random(20261123)
+    log = tmp_path / "sent.json"
+    player = PlayerProcess(partial(open_logging, loopback.port_name, str(log)))
+    player.wait_ready()
+    with Jam("deep house, 122, key of F minor", 5, loop_bars=1) as jam:
+        live = LiveJam(jam, player)
+        live.start(tempo=FAST)
+        while len(live.heard) < 32:
+            if live.tick() is not None:
+                live.direct(rng.choice(DIRECTIONS))
+            time.sleep(0.002)
+        assert wait_until(
+            lambda: (live.tick(prepare=False), live.passes)[1] >= 32, timeout=10, every=0.002
+        )
+        live.stop()
+        assert player.sync()
+    player.close()
+    sent = read_log(log)
+    received = [tuple(r.message.bytes()) for r in loopback.wait_quiet(quiet_for=0.2)]
+
+    sounding, orphans = note_balance(received)
+    assert orphans == [] and sounding == {}, "no stuck note, no orphan note-off"
+    assert received == [m for _, m in sent], "everything sent arrived, in order"
+
+    # Where each pass began: the first round's first note sets the origin; passes are one bar.
+    seconds_per_beat = 60 / FAST
+    loop_beats = live.heard[0].context.loop_beats
+    ons = _note_ons(sent)
+    first_beat = min(b for notes in _expected(live.heard[0]).values() for b, _ in notes)
+    origin = ons[0][0] - first_beat * seconds_per_beat
+    changed_passes = 0
+    boundary_late: list[float] = []
+    for number, round_ in enumerate(live.heard[:32]):
+        start = origin + number * loop_beats * seconds_per_beat
+        end = start + loop_beats * seconds_per_beat
+        heard = [(t, ch, p) for t, ch, p in ons if start - 0.001 <= t < end - 0.001]
+        expected = _expected(round_)
+        # Every note of the pass is the round's own (its pitch on its channel, at its time).
+        for t, channel, pitch in heard:
+            beat = (t - start) / seconds_per_beat
+            late = [
+                (beat - b) * seconds_per_beat
+                for b, p in expected.get(channel, [])
+                if p == pitch and -0.001 <= (beat - b) * seconds_per_beat <= IDENTITY_S
+            ]
+            assert late, (
+                f"round {round_.number}: channel {channel + 1} note {pitch} at beat {beat:.4f} "
+                "is not this round's"
+            )
+        previous = live.heard[number - 1] if number else None
+        for member in round_.members:
+            before = previous.member(member.id) if previous is not None else None
+            if (
+                before is None
+                or before.part == member.part
+                or not member.part
+                or not member.part.notes
+            ):
+                continue
+            # A part that changed comes in on the boundary: its first note exactly on time.
+            first = min(member.part.notes, key=lambda n: n.start_beat)
+            due = start + first.start_beat * seconds_per_beat
+            sent_at = min(
+                (
+                    t
+                    for t, ch, p in ons
+                    if ch == member.track.channel and p == first.pitch and t >= due - 0.001
+                ),
+                default=None,
+            )
+            assert sent_at is not None, (
+                f"round {round_.number}: {member.name}'s new part never came in"
+            )
+            boundary_late.append(sent_at - due)
+        if number and any(m.change != "held" for m in round_.members):
+            changed_passes += 1
+    assert boundary_late, "parts changed on boundaries"
+    worst = max(abs(x) for x in boundary_late)
+    assert worst <= ONSET_TOLERANCE_S, (
+        f"a changed part came in {worst * 1000:.2f} ms off its boundary"
+    )
+    assert changed_passes >= 10, "the random directions and the band's own moves changed parts"
+
+
+def test_ctrl_c_ends_a_live_jam_with_every_note_off(loopback: Loopback, tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "MUSE_SESSIONS_DIR": str(tmp_path / "sessions"),
+        "MUSE_CONFIG_DIR": str(tmp_path / "config"),
+    }
+    jam = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "muse_tui.cli",
+            "jam",
+            "trap, 160, key of Am",
+            "--play",
+            "--rounds",
+            "64",
+            "--port",
+            loopback.port_name,
+        ],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        loopback.wait_for(60, timeout=30)
+        jam.stdin.write("@drums busier\n")  # type: ignore[union-attr]
+        jam.stdin.flush()  # type: ignore[union-attr]
+        time.sleep(1.0)
+        jam.send_signal(signal.SIGINT)
+        out, err = jam.communicate(timeout=15)
+    finally:
+        if jam.poll() is None:
+            jam.kill()
+    assert jam.returncode == 130, err
+    assert "Traceback" not in err
+    received = [tuple(r.message.bytes()) for r in loopback.wait_quiet(quiet_for=0.3)]
+    sounding, orphans = note_balance(received)
+    assert sounding == {} and orphans == []
+    channels = {m[0] & 0x0F for m in received if m[0] & 0xF0 == 0x90}
+    all_off = {m[0] & 0x0F for m in received if m[0] & 0xF0 == 0xB0 and m[1] == 123}
+    assert channels <= all_off, "All Notes Off on every channel that played"
+    assert "round 1" in out and "Stopped." in out
