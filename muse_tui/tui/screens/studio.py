@@ -70,6 +70,8 @@ class StudioScreen(Screen[None]):
                 tooltip="Solo or unsolo the selected track"),
         Binding("a", "alternatives", "Alternatives", id="studio.alternatives",
                 tooltip="Compare variants of the selected track's part, hear them, pick one"),
+        Binding("j", "jam", "Jam", id="studio.jam",
+                tooltip="Jam with the band on the prompt typed, else on the open song's prompt"),
         Binding("ctrl+z", "undo", "Undo", id="studio.undo",
                 tooltip="Undo the latest change to the song (it stays in the history)"),
         Binding("ctrl+y", "redo", "Redo", id="studio.redo",
@@ -320,6 +322,19 @@ class StudioScreen(Screen[None]):
             self.compare(ProgressionElement())
         else:
             self.compare(TrackElement(track_id=track.id, role=track.role))
+
+    def action_jam(self) -> None:
+        """The Jam screen, on the prompt typed (else the open song's); the song waits here."""
+        from .jam import JamScreen
+
+        typed = self.query_one(PromptInput).text.strip()
+        opened = self.session.pipeline if self.session is not None else None
+        prompt = typed or (opened.raw_prompt if opened is not None else "")
+        if not prompt:
+            self.notify("Type a prompt first (“dark trap, 140, key of Am”), then press j to jam.")
+            return
+        seed = self.session.song.seed if self.session is not None and not typed else 0
+        self.app.push_screen(JamScreen(prompt, seed))
 
     def on_compare_view_audition(self, message: CompareView.Audition) -> None:
         self.comparing.hear(message.index)

@@ -1,0 +1,107 @@
+"""The Jam screen: the band on screen, directions in the prompt, parts queued for the loop's end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import Input
+
+from muse_tui.tui.screens.jam import JamScreen, MemberRow
+from tests.ui.harness import FakePlayer, Players, make_studio
+from tests.ui.test_compose import NO_GATES
+
+PROMPT = "dark trap, 140, key of Am"
+
+
+class JamPlayer(FakePlayer):
+    """The fake player, taking a jam's switches at the loop's end and tempo changes."""
+
+    def set_alternative(
+        self, role_or_id: str, alternative: Any, *, at_loop_end: bool = False
+    ) -> None:
+        notes = None if alternative is None else len(alternative.notes)
+        self.calls.append(("set_alternative", role_or_id, notes, at_loop_end))
+
+    def set_tempo(self, bpm: float) -> None:
+        self.calls.append(("set_tempo", bpm))
+
+
+class JamPlayers(Players):
+    def __call__(self, port_name: str | None) -> FakePlayer:
+        player = super().__call__(port_name)
+        jam = JamPlayer(player.port_name)
+        self.opened[-1] = jam
+        return jam
+
+
+async def _open_jam(pilot) -> JamScreen:  # type: ignore[no-untyped-def]
+    app = pilot.app
+    prompt = app.studio.query_one("#prompt")
+    prompt.load_text(PROMPT)
+    await pilot.press("escape")
+    await pilot.press("j")
+    screen = app.screen
+    assert isinstance(screen, JamScreen)
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    return screen
+
+
+async def test_the_band_plays_and_a_direction_lands_on_the_loop_end(tmp_path: Path) -> None:
+    players = JamPlayers()
+    app = make_studio(tmp_path, players=players, settings=NO_GATES)
+    async with app.run_test(size=(140, 44)) as pilot:
+        screen = await _open_jam(pilot)
+        rows = list(screen.query(MemberRow))
+        assert [r.member.id for r in rows] == ["drums", "bass", "keys", "lead"]
+        player = players.last
+        assert [c[0] for c in player.calls[-3:]] == ["load", "loop", "play"]
+        assert app.focused is screen.query_one("#direction", Input)
+
+        await pilot.press(*"@drums busier", "enter")
+        player.position = (2, 2.0)  # past the middle of the 4-bar loop: the next round is prepared
+        await pilot.pause(0.1)
+        switches = [c for c in player.calls if c[0] == "set_alternative"]
+        drums = rows[0].member.track.id
+        assert drums in [c[1] for c in switches], "the busier drums are queued"
+        assert all(c[3] for c in switches), "every part comes in at the loop's end"
+        assert rows[0].member.change == "started", (
+            "the screen shows what sounds, not what is queued"
+        )
+
+        player.position = (0, 0.2)  # the loop wrapped: the new round sounds
+        await pilot.pause(0.1)
+        assert rows[0].member.change == "asked"
+        assert (
+            "More hits" in str(rows[0].query_one(".member-thought").render())
+            or rows[0].member.thought
+        )
+
+        await pilot.press("f5")
+        assert ("mute", drums, True) in player.calls
+        assert "MUTED" in str(rows[0].query_one(".member-head").render())
+
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        kept = list((tmp_path / "sessions").glob("session-*/midi/full-arrangement.mid"))
+        assert kept, "keep this wrote a session folder"
+
+        await pilot.press("escape")
+        assert not isinstance(app.screen, JamScreen)
+        assert ("stop",) in player.calls, "leaving the jam stops it"
+
+
+async def test_without_a_midi_output_the_jam_runs_on_screen(tmp_path: Path) -> None:
+    players = JamPlayers(unavailable=True)
+    app = make_studio(tmp_path, players=players, settings=NO_GATES)
+    async with app.run_test(size=(140, 44)) as pilot:
+        screen = await _open_jam(pilot)
+        log = "\n".join(str(line.text) for line in screen.query_one("#jam-log").lines)
+        assert "No MIDI output" in log
+        await pilot.press(*"everyone, key of D", "enter")
+        await pilot.pause()
+        assert screen.shown is not None and screen.shown.context.key == "D"
+        await pilot.press(*"what a lovely day", "enter")
+        log = "\n".join(str(line.text) for line in screen.query_one("#jam-log").lines)
+        assert "did not catch" in log
