@@ -183,6 +183,7 @@ class IntentLexicon(Contract):
     constraints: dict[str, ConstraintRule] = Field(default_factory=dict)
     structure_hints: dict[str, StructureRule] = Field(default_factory=dict)
     _phrases: tuple[Phrase, ...] = PrivateAttr(default=())
+    _instrument_found: dict[str, str | None] = PrivateAttr(default_factory=dict)
 
     def model_post_init(self, context: object, /) -> None:
         self._phrases = tuple(self._build_phrases())
@@ -195,6 +196,24 @@ class IntentLexicon(Contract):
     def phrases(self) -> tuple[Phrase, ...]:
         """Every plain phrase, compiled: genres, sub-genres, moods, instruments, song words."""
         return self._phrases
+
+    def instrument_in(self, text: str) -> str | None:
+        """The instrument a few words name ("dark bells" → bells): the longest phrase found.
+
+        Remembered per text: every section of every part asks about the same few
+        genre instrument lists, and each ask searches every phrase.
+        """
+        try:
+            return self._instrument_found[text]
+        except KeyError:
+            pass
+        found = [
+            (match.end() - match.start(), phrase.key)
+            for phrase in self._phrases
+            if phrase.kind == "instrument" and (match := phrase.pattern.search(text))
+        ]
+        self._instrument_found[text] = key = max(found)[1] if found else None
+        return key
 
     def _build_phrases(self) -> list[Phrase]:
         groups: list[tuple[PhraseKind, dict[str, list[str]]]] = [
