@@ -8,6 +8,7 @@ requests) are regular expressions, matched case-insensitively as whole words.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -55,14 +56,20 @@ def fold(text: str) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=8192)
 def phrase_pattern(phrase: str, *, case_sensitive: bool = False) -> re.Pattern[str]:
-    """A whole-word pattern for `phrase`; separators are optional, a plural 's' is allowed."""
+    """A whole-word pattern for `phrase`; separators are optional, a plural 's' is allowed.
+
+    Remembered: the lexicon is validated twice as it loads (then with the
+    instruments), and its ~900 phrases overflow `re`'s own cache of 512.
+    """
     words = [w for w in re.split(r"[\s\-_]+", fold(phrase).strip()) if w]
     body = _SEPARATOR.join(re.escape(word) for word in words)
     flags = 0 if case_sensitive else re.IGNORECASE
     return re.compile(rf"(?<!\w){body}(?:'?s)?(?!\w)", flags)
 
 
+@functools.lru_cache(maxsize=4096)
 def rule_pattern(source: str) -> re.Pattern[str]:
     """A lexicon rule's regular expression, as a case-insensitive whole-word pattern."""
     return re.compile(rf"(?<!\w)(?:{source})(?!\w)", re.IGNORECASE)
