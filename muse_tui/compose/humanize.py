@@ -230,7 +230,7 @@ def tidy(notes: Iterable[Note], length: float) -> list[Note]:
         if note.start_beat < length - _SHORTEST:
             duration = _tick(min(note.end_beat, length) - note.start_beat)
             if duration != note.duration_beats:  # most notes are on ticks already: no copy
-                note = note.model_copy(update={"duration_beats": duration})
+                note = _lasting(note, duration)
             by_pitch.setdefault(note.pitch, []).append(note)
     kept: list[Note] = []
     for same in by_pitch.values():
@@ -240,14 +240,19 @@ def tidy(notes: Iterable[Note], length: float) -> list[Note]:
             if previous is not None and note.start_beat - previous.start_beat < _SHORTEST:
                 continue  # a double hit: the louder (sorted first) stays
             if previous is not None and previous.end_beat > note.start_beat:
-                kept[-1] = previous.model_copy(
-                    update={"duration_beats": _tick(note.start_beat - previous.start_beat)}
-                )
+                kept[-1] = _lasting(previous, _tick(note.start_beat - previous.start_beat))
             kept.append(note)
             previous = note
     final = [n for n in kept if n.duration_beats >= _SHORTEST]
     final.sort(key=lambda n: (n.start_beat, n.pitch))
     return final
+
+
+def _lasting(note: Note, duration: float) -> Note:
+    """`note` lasting `duration`; like `model_copy`, a length of 0 passes (tidy drops it next)."""
+    if duration > 0:
+        return played_note(note.pitch, note.velocity, note.start_beat, duration, note.channel)
+    return note.model_copy(update={"duration_beats": duration})
 
 
 def _tick(beats: float) -> float:
