@@ -130,7 +130,7 @@ def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: i
     """Notes as played with `feel`, one per draft, in the drafts' order (none dropped yet).
 
     Every note of a song passes through here, so the loop reads the feel once and
-    builds each note without a second validation (`played_note`).
+    builds each plainly valid note without validating it (`played_note`).
     """
     sigma = feel.ms_to_beats(feel.timing_ms) / 2
     low, high = -2 * sigma, 2 * sigma
