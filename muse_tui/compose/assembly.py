@@ -21,6 +21,7 @@ from muse_tui.contracts.song import (
 from muse_tui.knowledge.rhythm import rhythm_table
 from muse_tui.knowledge.tracks import TrackTable
 
+from .humanize import played_note
 from .transitions import RAMP_STEP_BEATS, ramp_region_id, transition_ramps
 
 #: A note this early before a section it may play in still belongs to it (humanised pickups).
@@ -176,19 +177,12 @@ def _kept_region(region: Region, spans: list[tuple[float, float]] | None, channe
 def _kept_note(note: Note, channel: int, duration: float) -> Note:
     """`note` on `channel`, lasting `duration`: the note itself when neither changes.
 
-    A new note is built with the constructor rather than `model_copy`: pydantic
-    validates five fields in about half the time it takes to copy a model, and
-    most notes do change (a length recomputed from the note's end moves its last bit).
+    Most notes do change (a length recomputed from the note's end moves its last
+    bit), so each is built anew, unvalidated when plainly valid (`played_note`).
     """
     if note.channel == channel and note.duration_beats == duration:
         return note
-    return Note(
-        pitch=note.pitch,
-        velocity=note.velocity,
-        start_beat=note.start_beat,
-        duration_beats=duration,
-        channel=channel,
-    )
+    return played_note(note.pitch, note.velocity, note.start_beat, duration, channel)
 
 
 def _span_of(start: float, spans: list[tuple[float, float]] | None) -> tuple[float, float] | None:

@@ -10,7 +10,7 @@ spread does the rest. `tidy` then guarantees what a MIDI file needs.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from muse_tui.contracts import HumanizationConfig, Note
@@ -110,36 +110,113 @@ def _on_grid_step(beat: float) -> int | None:
     return step if abs(beat * 4 - step) < 1e-6 else None
 
 
+def _swinger(swing: float, unit: SwingUnit) -> Callable[[float], float]:
+    """`swing_position` for one feel, its pair's sizes worked out once (the same arithmetic)."""
+    pair = _pair(unit)
+    split, half = pair * swing / 100, pair / 2
+    rest = pair - split
+
+    def position(beat: float) -> float:
+        origin = (beat // pair) * pair
+        inside = beat - origin
+        if inside <= half:
+            return origin + inside * split / half
+        return origin + split + (inside - half) * rest / half
+
+    return position
+
+
 def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: int) -> list[Note]:
-    """Notes as played with `feel`, one per draft, in the drafts' order (none dropped yet)."""
+    """Notes as played with `feel`, one per draft, in the drafts' order (none dropped yet).
+
+    Every note of a song passes through here, so the loop reads the feel once and
+    builds each plainly valid note without validating it (`played_note`).
+    """
     sigma = feel.ms_to_beats(feel.timing_ms) / 2
+    low, high = -2 * sigma, 2 * sigma
+    groove = feel.groove
+    timing, accents = groove.timing, groove.accents
+    offsets = {voice: feel.ms_to_beats(ms) for voice, ms in groove.voice_offsets_ms.items()}
+    swung = _swinger(feel.swing, feel.swing_unit)
+    spread = feel.velocity_range
+    gauss, uniform = rng.gauss, rng.uniform
     notes: list[Note] = []
     for draft in drafts:
-        start, end = draft.start, draft.end
+        start = draft.start
+        end = start + draft.duration
         accent = 1.0
         if not draft.locked:
             step = _on_grid_step(start)
-            shift = feel.ms_to_beats(feel.groove.voice_offsets_ms.get(draft.voice, 0.0))
+            shift = offsets.get(draft.voice, 0.0)
             if step is not None:
-                shift += feel.groove.timing[step % 16] * 0.25
-                accent = feel.groove.accents[step % 16]
+                shift += timing[step % 16] * 0.25
+                accent = accents[step % 16]
             if sigma > 0:
-                shift += max(-2 * sigma, min(2 * sigma, rng.gauss(0, sigma)))
-            start = swing_position(start, feel.swing, feel.swing_unit) + shift
-            end = swing_position(end, feel.swing, feel.swing_unit) + shift
-        spread = feel.velocity_range
-        velocity = draft.velocity * accent + (rng.uniform(-spread, spread) if spread else 0.0)
+                shift += max(low, min(high, gauss(0, sigma)))
+            start = swung(start) + shift
+            end = swung(end) + shift
+        velocity = draft.velocity * accent + (uniform(-spread, spread) if spread else 0.0)
         start = max(0.0, start)
         notes.append(
-            Note(
-                pitch=draft.pitch,
-                velocity=max(1, min(127, round(velocity))),
-                start_beat=_tick(start),
-                duration_beats=max(_tick(end - start), 1 / TICKS_PER_BEAT),
-                channel=channel,
+            played_note(
+                draft.pitch,
+                max(1, min(127, round(velocity))),
+                _tick(start),
+                max(_tick(end - start), 1 / TICKS_PER_BEAT),
+                channel,
             )
         )
     return notes
+
+
+def played_note(pitch: int, velocity: int, start: float, duration: float, channel: int) -> Note:
+    """`Note(...)`, without pydantic's validation when the values are plainly valid.
+
+    Validating ~2,000 notes a song costs more than writing them. Values that the
+    model would accept unchanged (ints in range, a start >= 0, a duration > 0)
+    are stored as given; anything else (a float pitch, NaN, out of range) goes
+    through `Note(...)`, which converts or refuses it exactly as before. If `Note`
+    gains a field, every note is validated again (`_TRUSTED` is then False).
+    """
+    if (
+        _TRUSTED
+        and type(pitch) is int
+        and type(velocity) is int
+        and type(channel) is int
+        and type(start) is float
+        and type(duration) is float
+        and 0 <= pitch <= 127
+        and 1 <= velocity <= 127
+        and 0 <= channel <= 15
+        and start >= 0
+        and duration > 0
+    ):
+        note = _new_note(Note)
+        _set(
+            note,
+            "__dict__",
+            {
+                "pitch": pitch,
+                "velocity": velocity,
+                "start_beat": start,
+                "duration_beats": duration,
+                "channel": channel,
+            },
+        )
+        _set(note, "__pydantic_fields_set__", set(_NOTE_FIELDS))  # its own: copies add to it
+        _set(note, "__pydantic_extra__", None)
+        _set(note, "__pydantic_private__", None)
+        return note
+    return Note(
+        pitch=pitch, velocity=velocity, start_beat=start, duration_beats=duration, channel=channel
+    )
+
+
+_NOTE_FIELDS = frozenset({"pitch", "velocity", "start_beat", "duration_beats", "channel"})
+#: The shape `played_note` knows; what `BaseModel.model_construct` stores, minus its loop.
+_TRUSTED = set(Note.model_fields) == _NOTE_FIELDS and not Note.__pydantic_post_init__
+_new_note = object.__new__
+_set = object.__setattr__
 
 
 def tidy(notes: Iterable[Note], length: float) -> list[Note]:
@@ -153,7 +230,7 @@ def tidy(notes: Iterable[Note], length: float) -> list[Note]:
         if note.start_beat < length - _SHORTEST:
             duration = _tick(min(note.end_beat, length) - note.start_beat)
             if duration != note.duration_beats:  # most notes are on ticks already: no copy
-                note = note.model_copy(update={"duration_beats": duration})
+                note = _lasting(note, duration)
             by_pitch.setdefault(note.pitch, []).append(note)
     kept: list[Note] = []
     for same in by_pitch.values():
@@ -163,14 +240,19 @@ def tidy(notes: Iterable[Note], length: float) -> list[Note]:
             if previous is not None and note.start_beat - previous.start_beat < _SHORTEST:
                 continue  # a double hit: the louder (sorted first) stays
             if previous is not None and previous.end_beat > note.start_beat:
-                kept[-1] = previous.model_copy(
-                    update={"duration_beats": _tick(note.start_beat - previous.start_beat)}
-                )
+                kept[-1] = _lasting(previous, _tick(note.start_beat - previous.start_beat))
             kept.append(note)
             previous = note
     final = [n for n in kept if n.duration_beats >= _SHORTEST]
     final.sort(key=lambda n: (n.start_beat, n.pitch))
     return final
+
+
+def _lasting(note: Note, duration: float) -> Note:
+    """`note` lasting `duration`; like `model_copy`, a length of 0 passes (tidy drops it next)."""
+    if duration > 0:
+        return played_note(note.pitch, note.velocity, note.start_beat, duration, note.channel)
+    return note.model_copy(update={"duration_beats": duration})
 
 
 def _tick(beats: float) -> float:

@@ -13,12 +13,13 @@ from muse_tui.contracts import (
     ComposerPipeline,
     IntentOutput,
     PipelineFinished,
+    SongState,
     StageCompleted,
     StageError,
     StageFailed,
     StageRecord,
 )
-from muse_tui.store.checkpoint import write_checkpoint
+from muse_tui.store.checkpoint import song_to_json, write_checkpoint
 from muse_tui.store.manifest import record_run_in_manifest
 
 from .event_order import OrderedEvents
@@ -42,6 +43,10 @@ class RunLedger:
     session_dir: Path
     clock: Callable[[], datetime]
     started: float = field(default_factory=time.perf_counter)
+    #: The song last checkpointed and its JSON. Stages return a new song and never
+    #: change the one they were given, so the same object has the same bytes: S7 and
+    #: the finish, which keep S6's song, reuse them instead of serialising it again.
+    _song_json: tuple[SongState, bytes] | None = field(default=None, init=False, repr=False)
 
     def complete(self, stage: int, record: StageRecord, result: StageResult) -> None:
         """Take a stage's result into the song and its record, and say so."""
@@ -79,7 +84,9 @@ class RunLedger:
         if not p.config.enable_checkpoints:
             return
         p.updated_at = self.clock().isoformat()
-        path = write_checkpoint(self.session_dir, p, durable=durable)
+        if self._song_json is None or self._song_json[0] is not p.song_state:
+            self._song_json = (p.song_state, song_to_json(p.song_state))
+        path = write_checkpoint(self.session_dir, p, durable=durable, song_json=self._song_json[1])
         p.recovery.checkpoint_path = str(path)
 
     def finish(self, error: StageError | None) -> None:

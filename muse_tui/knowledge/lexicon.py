@@ -8,6 +8,7 @@ requests) are regular expressions, matched case-insensitively as whole words.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -55,14 +56,20 @@ def fold(text: str) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=8192)
 def phrase_pattern(phrase: str, *, case_sensitive: bool = False) -> re.Pattern[str]:
-    """A whole-word pattern for `phrase`; separators are optional, a plural 's' is allowed."""
+    """A whole-word pattern for `phrase`; separators are optional, a plural 's' is allowed.
+
+    Remembered: the lexicon is validated twice as it loads (then with the
+    instruments), and its ~900 phrases overflow `re`'s own cache of 512.
+    """
     words = [w for w in re.split(r"[\s\-_]+", fold(phrase).strip()) if w]
     body = _SEPARATOR.join(re.escape(word) for word in words)
     flags = 0 if case_sensitive else re.IGNORECASE
     return re.compile(rf"(?<!\w){body}(?:'?s)?(?!\w)", flags)
 
 
+@functools.lru_cache(maxsize=4096)
 def rule_pattern(source: str) -> re.Pattern[str]:
     """A lexicon rule's regular expression, as a case-insensitive whole-word pattern."""
     return re.compile(rf"(?<!\w)(?:{source})(?!\w)", re.IGNORECASE)
@@ -183,6 +190,7 @@ class IntentLexicon(Contract):
     constraints: dict[str, ConstraintRule] = Field(default_factory=dict)
     structure_hints: dict[str, StructureRule] = Field(default_factory=dict)
     _phrases: tuple[Phrase, ...] = PrivateAttr(default=())
+    _instrument_found: dict[str, str | None] = PrivateAttr(default_factory=dict)
 
     def model_post_init(self, context: object, /) -> None:
         self._phrases = tuple(self._build_phrases())
@@ -195,6 +203,24 @@ class IntentLexicon(Contract):
     def phrases(self) -> tuple[Phrase, ...]:
         """Every plain phrase, compiled: genres, sub-genres, moods, instruments, song words."""
         return self._phrases
+
+    def instrument_in(self, text: str) -> str | None:
+        """The instrument a few words name ("dark bells" → bells): the longest phrase found.
+
+        Remembered per text: every section of every part asks about the same few
+        genre instrument lists, and each ask searches every phrase.
+        """
+        try:
+            return self._instrument_found[text]
+        except KeyError:
+            pass
+        found = [
+            (match.end() - match.start(), phrase.key)
+            for phrase in self._phrases
+            if phrase.kind == "instrument" and (match := phrase.pattern.search(text))
+        ]
+        self._instrument_found[text] = key = max(found)[1] if found else None
+        return key
 
     def _build_phrases(self) -> list[Phrase]:
         groups: list[tuple[PhraseKind, dict[str, list[str]]]] = [

@@ -45,16 +45,21 @@ def song_path(session_dir: Path) -> Path:
 
 
 def write_checkpoint(
-    session_dir: Path, pipeline: ComposerPipeline, *, durable: bool = True
+    session_dir: Path,
+    pipeline: ComposerPipeline,
+    *,
+    durable: bool = True,
+    song_json: bytes | None = None,
 ) -> Path:
     """Write both state files atomically, keeping the previous ones as backups.
 
     `durable=False` skips the fsyncs, for checkpoints cheap to redo (S1–S3):
     a killed process still leaves whole files. Both files must be inside the
-    session folder (a `state` symlink leading out is refused).
+    session folder (a `state` symlink leading out is refused). `song_json` is
+    `song_to_json(pipeline.song_state)` when the caller already has it.
     """
     session_dir.mkdir(parents=True, exist_ok=True)
-    song = _compact_json(pipeline.song_state)
+    song = song_json if song_json is not None else song_to_json(pipeline.song_state)
     pipeline_bytes = _pipeline_json(pipeline, song)
     files = [(song_path(session_dir), song), (pipeline_path(session_dir), pipeline_bytes)]
     for path, _ in files:
@@ -65,6 +70,11 @@ def write_checkpoint(
     if STAGING.get() is None:
         note_checkpoint(session_dir, pipeline_bytes)
     return pipeline_path(session_dir)
+
+
+def song_to_json(song: SongState) -> bytes:
+    """The song file's bytes: compact JSON, as the checkpoint writes it."""
+    return _compact_json(song)
 
 
 def _compact_json(contract: Contract) -> bytes:

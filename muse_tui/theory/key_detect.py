@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from muse_tui.theory.key import Key, tonic_name
@@ -62,11 +63,10 @@ def detect_key(notes: Iterable[int | tuple[int, float]], profile: str = "aarden"
     if not any(weights):
         raise ValueError("no sounding notes to find a key in")
     best: tuple[float, int, str] | None = None
+    centred = _centred(weights)
     for mode in ("major", "minor"):
-        shape = KEY_PROFILES[profile][mode]
         for tonic in range(12):
-            rotated = [shape[(pc - tonic) % 12] for pc in range(12)]
-            score = _correlation(weights, rotated)
+            score = _correlation_with(centred, _rotated_profile(profile, mode, tonic))
             if best is None or score > best[0]:
                 best = (score, tonic, mode)
     assert best is not None
@@ -76,10 +76,28 @@ def detect_key(notes: Iterable[int | tuple[int, float]], profile: str = "aarden"
 
 def _correlation(xs: list[float], ys: list[float]) -> float:
     """Pearson correlation; 0 when either side is flat."""
-    mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
-    dx = [x - mean_x for x in xs]
-    dy = [y - mean_y for y in ys]
-    spread = math.sqrt(sum(d * d for d in dx) * sum(d * d for d in dy))
+    return _correlation_with(_centred(xs), _centred(ys))
+
+
+_Centred = tuple[tuple[float, ...], float]  # deviations from the mean, their sum of squares
+
+
+def _centred(values: Sequence[float]) -> _Centred:
+    mean = sum(values) / len(values)
+    deviations = tuple(v - mean for v in values)
+    return deviations, sum(d * d for d in deviations)
+
+
+@functools.cache
+def _rotated_profile(profile: str, mode: str, tonic: int) -> _Centred:
+    """A key profile turned to `tonic`, centred once: 24 of them serve every guess."""
+    shape = KEY_PROFILES[profile][mode]
+    return _centred([shape[(pc - tonic) % 12] for pc in range(12)])
+
+
+def _correlation_with(xs: _Centred, ys: _Centred) -> float:
+    (dx, x_squares), (dy, y_squares) = xs, ys
+    spread = math.sqrt(x_squares * y_squares)
     if spread == 0:
         return 0.0
     return sum(a * b for a, b in zip(dx, dy, strict=True)) / spread

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 LETTERS = "CDEFGAB"
 LETTER_PITCH_CLASSES = {"C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11}
@@ -67,6 +68,7 @@ def _leading_note(text: str) -> tuple[str, NoteName, int]:
     return stripped, *found
 
 
+@lru_cache(maxsize=1024)  # NoteName is immutable; keys and chords read the same few names
 def parse_note(text: str) -> NoteName:
     """Parse a note name such as "C", "c#", "Db", "E♭", "F##" or "Cb"."""
     stripped, note, end = _leading_note(text)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from muse_tui.theory.chord import Chord, ChordSyntaxError, parse_modifiers
 from muse_tui.theory.chord_vocabulary import Tone, apply_all, explain
@@ -71,6 +72,7 @@ class RomanSyntaxError(ValueError):
 MAX_CHAIN = 16
 
 
+@lru_cache(maxsize=4096)  # Chord is immutable; a progression pick reads the same numerals often
 def parse_roman(numeral: str, key: Key | str) -> Chord:
     """The chord a Roman numeral names in a key: parse_roman("V7/ii", "C") is A7.
 

@@ -109,12 +109,7 @@ def genre_instruments(
 
 def _instrument_in(text: str) -> str | None:
     """The instrument a few words name ("dark bells" → bells): the longest phrase found."""
-    found = [
-        (match.end() - match.start(), phrase.key)
-        for phrase in intent_lexicon().phrases
-        if phrase.kind == "instrument" and (match := phrase.pattern.search(text))
-    ]
-    return max(found)[1] if found else None
+    return intent_lexicon().instrument_in(text)
 
 
 def requested_kit_sounds(

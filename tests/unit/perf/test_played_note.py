@@ -1,0 +1,57 @@
+"""`played_note` builds the same Note that validation would, and validates anything doubtful."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from pydantic import ValidationError
+
+from muse_tui.compose.humanize import played_note
+from muse_tui.contracts import Note, Region
+
+
+def test_a_plainly_valid_note_is_the_validated_note() -> None:
+    fast = played_note(60, 100, 1.5, 0.25, 3)
+    slow = Note(pitch=60, velocity=100, start_beat=1.5, duration_beats=0.25, channel=3)
+    assert fast == slow
+    assert fast.to_json() == slow.to_json()
+    assert fast.end_beat == 1.75
+
+
+def test_it_can_be_copied_and_serialised_inside_a_region() -> None:
+    note = played_note(36, 90, 0.0, 1.0, 9).model_copy(update={"duration_beats": 0.5})
+    region = Region(
+        id="0" * 8 + "-0000-4000-8000-" + "0" * 12,
+        name="r",
+        start_beat=0,
+        length_beats=4,
+        notes=[note],
+    )
+    assert Region.from_json(region.to_json()).notes[0].duration_beats == 0.5
+
+
+def test_values_validation_would_convert_are_converted() -> None:
+    note = played_note(60.0, 100, 1, 0.5, 0)  # type: ignore[arg-type]
+    assert type(note.pitch) is int and type(note.start_beat) is float
+    assert (
+        note.to_json() == Note(pitch=60, velocity=100, start_beat=1.0, duration_beats=0.5).to_json()
+    )
+
+
+@pytest.mark.parametrize(
+    ("pitch", "velocity", "start", "duration", "channel"),
+    [
+        (128, 100, 0.0, 1.0, 0),
+        (60, 0, 0.0, 1.0, 0),
+        (60, 100, -0.5, 1.0, 0),
+        (60, 100, 0.0, 0.0, 0),
+        (60, 100, math.nan, 1.0, 0),
+        (60, 100, 0.0, 1.0, 16),
+    ],
+)
+def test_values_validation_would_refuse_are_refused(
+    pitch: int, velocity: int, start: float, duration: float, channel: int
+) -> None:
+    with pytest.raises(ValidationError):
+        played_note(pitch, velocity, start, duration, channel)
