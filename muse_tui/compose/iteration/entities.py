@@ -45,15 +45,25 @@ def find_track(song: SongState, named: str) -> Track:
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
-            options = listed([f"track {song.tracks.index(t) + 1} ({t.name})" for t in found])
-            raise EditError(f"Which {text}: {options}?")
+            options = track_options(song, found)
+            raise WhichTrack(f"Which {text}: {', '.join(options[:-1])} or {options[-1]}?", options)
     have = listed([f"{i + 1} {t.name}" for i, t in enumerate(song.tracks)])
     raise EditError(f"there is no {text} in this song (tracks: {have}).")
 
 
+class WhichTrack(EditError):
+    """Two or more tracks answer to the words: the question, and the tracks to choose from."""
+
+    def __init__(self, question: str, options: list[str]) -> None:
+        super().__init__(question)
+        self.options = options
+
+
 def track_options(song: SongState, tracks: list[Track]) -> list[str]:
-    """How a question offers tracks that share a role: 'track 3 (Piano)'."""
-    return [f"track {song.tracks.index(t) + 1} ({t.name})" for t in tracks]
+    """How a question offers tracks that share a name or role: 'track 3 (Piano, chords)'."""
+    return [
+        f"track {song.tracks.index(t) + 1} ({t.name}, {t.role.replace('_', ' ')})" for t in tracks
+    ]
 
 
 def _by_name(song: SongState, text: str) -> list[Track]:
@@ -73,4 +83,4 @@ def _by_role(song: SongState, text: str) -> list[Track]:
     return []
 
 
-__all__ = ["daw_edits", "find_track", "track_label", "track_options"]
+__all__ = ["WhichTrack", "daw_edits", "find_track", "track_label", "track_options"]

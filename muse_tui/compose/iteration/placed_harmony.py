@@ -18,17 +18,29 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from muse_tui.compose.assembly import EARLY_GRACE_BEATS, remove_overlaps
-from muse_tui.compose.harmony import song_key
+from muse_tui.compose.harmony import REGISTERS, song_key
 from muse_tui.compose.requests import Edit, Scope
-from muse_tui.contracts import Note, Position, Region, SongState, Track
+from muse_tui.contracts import (
+    EnrichedProgression,
+    HarmonicFunction,
+    Note,
+    Position,
+    ProgressionChord,
+    Region,
+    SongState,
+    Track,
+)
 from muse_tui.knowledge.edit_words import Operation
 from muse_tui.theory import (
     Chord,
     ChordSyntaxError,
     Key,
     RomanSyntaxError,
+    VoicingError,
     parse_chord,
     parse_roman,
+    to_roman,
+    voice,
     voice_lead,
 )
 
@@ -79,6 +91,8 @@ def apply(revision: Revision, edit: Edit) -> Revision:
         for t in song.tracks
     ]
     revision.song = song.model_copy(update={"tracks": remove_overlaps(tracks)})
+    if edit.place is not None and _whole_section(edit.place):
+        _own_progression(revision, section_index(song, edit.place), chords, key)
     first, last = spans[0][0] / song.beats_per_bar, spans[-1][1] / song.beats_per_bar
     for track in band:
         revision.touch(track_label(song, track.id), "cheap")
@@ -104,7 +118,11 @@ def read_placed_chords(said: str) -> PlacedChords | None:
     place = read_position(rest)
     if place is None:
         return None
-    track = re.search(r"^(?:to|on|for|in|into)\s+(.+?)(?=\s+(?:at|in|on|from|during)\b|$)", rest)
+    track = re.search(
+        r"^(?:only |just )?(?:to|on|for|in|into)\s+(?:only |just )?(.+?)"
+        r"(?=\s+(?:at|in|on|from|during)\b|$)",
+        rest,
+    )
     named = track.group(1) if track and read_position(track.group(1)) is None else None
     return PlacedChords(
         chords=tuple(words[start:end]),
@@ -147,13 +165,58 @@ def chord_spans(song: SongState, place: Position | None, count: int) -> list[tup
     if place is None:
         raise EditError("say where, e.g. “at bar 9” or “in the bridge”.")
     beats = song.beats_per_bar
-    if place.bar is None and place.offset_bars == 0 and place.relation == "at":
+    if _whole_section(place):
         section = sections_of(song)[section_index(song, place)]
         bars = range(section.start_bar, section.end_bar)
     else:
         start = bar_of(song, place)
         bars = range(start, start + count)
     return [(bar * beats, (bar + 1) * beats) for bar in bars]
+
+
+def _whole_section(place: Position) -> bool:
+    return place.bar is None and place.offset_bars == 0 and place.relation == "at"
+
+
+def _own_progression(revision: Revision, index: int, chords: Sequence[Chord], key: Key) -> None:
+    """The section keeps the chords it was given, for its own `.progression` file."""
+    song = revision.song
+    assert song.arrangement is not None
+    low, high = REGISTERS.get(revision.voicing_style, REGISTERS["close"])
+    placed: list[ProgressionChord] = []
+    for chord in chords:
+        before = placed[-1].voicing if placed else None
+        voicing = (
+            voice_lead(before, chord, low, high) if before else voice(chord, "close", low, high)
+        )
+        roman = to_roman(chord, key) or "?"
+        placed.append(
+            ProgressionChord(
+                symbol=chord.symbol,
+                roman=roman,
+                voicing=list(voicing),
+                beats=song.beats_per_bar,
+                function=_function(roman, chord, key),
+            )
+        )
+    sections = list(song.arrangement.sections)
+    own = EnrichedProgression(
+        name=sections[index].name, key=key.tonic, mode=key.mode, chords=placed, source="explicit"
+    )
+    sections[index] = sections[index].model_copy(update={"progression": own})
+    arrangement = song.arrangement.model_copy(update={"sections": sections})
+    revision.song = song.model_copy(update={"arrangement": arrangement})
+    revision.touch("arrangement", "cheap")
+
+
+def _function(roman: str, chord: Chord, key: Key) -> HarmonicFunction:
+    """What the chord does in the key, read from its numeral (borrowed when it leaves the key)."""
+    if chord.pitch_classes - set(key.pitch_classes):
+        return "borrowed"
+    degree = roman.lstrip("b#").upper().rstrip("°ø+0123456789")
+    return {"V": "dominant", "VII": "dominant", "II": "predominant", "IV": "predominant"}.get(
+        degree, "tonic"
+    )
 
 
 def replaced(track: Track, placed: Sequence[tuple[float, float, Chord]], *, bass: bool) -> Track:
@@ -182,23 +245,41 @@ def _with_notes(region: Region, notes: list[Note]) -> Region:
 
 
 def _comped(notes: Sequence[Note], chord: Chord) -> list[Note]:
-    """Each onset's notes on the chord: three or more re-voiced, fewer to the nearest tone."""
+    """Each struck chord re-voiced with the least motion, in as many voices; a lone note to
+    the nearest chord tone. Notes struck within a 64th of each other are one chord (humanised)."""
     out: list[Note] = []
-    previous: list[int] | None = None
-    for onset in sorted({n.start_beat for n in notes}):
-        group = sorted((n for n in notes if n.start_beat == onset), key=lambda n: n.pitch)
-        pitches = [n.pitch for n in group]
-        if len(group) >= 3:
-            low, high = max(0, min(pitches) - REACH), min(127, max(pitches) + REACH)
-            voicing = voice_lead(previous or pitches, chord, low, high)
-            previous = list(voicing)
+    for group in _struck_together(notes):
+        pitches = sorted(n.pitch for n in group)
+        voicing = _revoiced(pitches, chord) if len(group) >= 3 else None
+        if voicing is not None:
+            ordered = sorted(group, key=lambda n: n.pitch)
             out += [
-                group[min(i, len(group) - 1)].model_copy(update={"pitch": p})
-                for i, p in enumerate(sorted(voicing))
+                n.model_copy(update={"pitch": p}) for n, p in zip(ordered, voicing, strict=True)
             ]
         else:
             out += [n.model_copy(update={"pitch": _nearest(n.pitch, chord)}) for n in group]
     return out
+
+
+def _revoiced(pitches: list[int], chord: Chord) -> list[int] | None:
+    """The chord in these voices, moving least, near where they were (None if it cannot be)."""
+    for reach in (REACH, 2 * REACH + 2):
+        low, high = max(0, pitches[0] - reach), min(127, pitches[-1] + reach)
+        try:
+            return sorted(voice_lead(pitches, chord, low, high))
+        except VoicingError:
+            continue
+    return None
+
+
+def _struck_together(notes: Sequence[Note]) -> list[list[Note]]:
+    groups: list[list[Note]] = []
+    for note in sorted(notes, key=lambda n: n.start_beat):
+        if groups and note.start_beat - groups[-1][0].start_beat < EARLY_GRACE_BEATS:
+            groups[-1].append(note)
+        else:
+            groups.append([note])
+    return groups
 
 
 def _bass_line(notes: Sequence[Note], chord: Chord) -> list[Note]:
