@@ -6,10 +6,10 @@ chorus". Every edit is one new list of sections, each naming the old section
 whose material it carries and how many of its bars it keeps. The regions
 follow that list: kept notes move by whole bars and are otherwise untouched,
 and only bars no old section held (a new section, the tail of a longer one)
-are left for the part writers, as `Revision.fills` (`fill_region` keeps what is
-active there, as S6 would); the transition
-ramps are laid again for the new form. Kept notes are never passed through S6 again:
-recomputing a length from its end moves its last bit, and a note held is a note kept.
+are left for the part writers, as `Revision.fills` (`fill_region` keeps what
+is active there, as S6 would). The transition ramps are laid again for the new
+form, but kept notes are never passed through S6 again: it recomputes a length
+from the note's end, which moves its last bit, and a note kept is kept exactly.
 """
 
 from __future__ import annotations
@@ -127,26 +127,32 @@ def read_section_edit(said: str) -> SectionEdit | None:
 
 
 def _resized(text: str, kinds: str, count: str) -> SectionEdit | None:
-    """'make the intro longer', 'shorter outro', 'extend the chorus by 8 bars'."""
-    longer = r"longer|extend(?:ed)?|lengthen(?:ed)?|stretch(?:ed)?"
-    shorter = r"shorter|shorten(?:ed)?|trim(?:med)?|tighter"
-    if not re.search(rf"\b({kinds})\b", text):
+    """'make the intro longer', 'shorter outro', 'extend the chorus by 8 bars'.
+
+    The section must be what is made longer: "make the drums tighter in the
+    chorus" is a part edit, and is left to the clause reader.
+    """
+    section = rf"(?:the\s+)?(?:\w+\s+)?(?:{kinds})(?:\s+\d{{1,2}})?"
+    amount = rf"(?:a (?:bit|little|lot) |much |(?:{count}) bars? )?"
+    said = (
+        rf"\b(?P<verb>extend|lengthen|stretch|shorten|trim)\s+{section}"
+        rf"|\b(?:make|have)\s+{section}\s+{amount}(?P<than>longer|shorter)\b"
+        rf"|\b(?P<adjective>longer|shorter)\s+{section}"
+    )
+    found = re.search(said, text)
+    if found is None:
         return None
-    for words, action in ((longer, "extend"), (shorter, "shorten")):
-        if re.search(rf"\b({words})\b", text):
-            target = read_position(text)
-            if target is None or target.section is None:
-                return None
-            by = re.search(
-                rf"\bby\s+({count})\s+bars?\b|\b({count})\s+bars?\s+(?:longer|shorter)", text
-            )
-            bars = _number(by.group(1) or by.group(2)) if by else None
-            return SectionEdit(
-                action=cast(Action, action),
-                target=target.model_copy(update={"relation": "at", "offset_bars": 0}),
-                bars=bars,
-            )
-    return None
+    word = found.group("verb") or found.group("than") or found.group("adjective")
+    target = read_position(found.group(0))
+    if target is None or target.section is None:
+        return None
+    by = re.search(rf"\bby\s+({count})\s+bars?\b|\b({count})\s+bars?\s+(?:longer|shorter)", text)
+    action: Action = "extend" if word in ("extend", "lengthen", "stretch", "longer") else "shorten"
+    return SectionEdit(
+        action=action,
+        target=target.model_copy(update={"relation": "at", "offset_bars": 0}),
+        bars=_number(by.group(1) or by.group(2)) if by else None,
+    )
 
 
 def _placed(rest: str) -> bool:

@@ -99,3 +99,25 @@ def test_a_new_section_inside_another_is_refused_with_where_that_is() -> None:
 )
 def test_other_requests_are_not_section_edits(said: str) -> None:
     assert read_section_edit(said) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "action", "bars"),
+    [
+        ("make the intro longer", "extend", None),
+        ("make the chorus 8 bars longer", "extend", 8),
+        ("extend the last chorus by two bars", "extend", 2),
+        ("shorter outro", "shorten", None),
+        ("shorten the second verse", "shorten", None),
+    ],
+)
+def test_longer_and_shorter_are_read(said: str, action: str, bars: int | None) -> None:
+    edit = read_section_edit(said)
+    assert edit is not None and (edit.action, edit.bars) == (action, bars)
+
+
+@pytest.mark.parametrize(
+    "said", ["make the drums tighter in the chorus", "trim the reverb in the chorus"]
+)
+def test_a_part_made_tighter_in_a_section_is_not_a_shorter_section(said: str) -> None:
+    assert read_section_edit(said) is None
