@@ -75,11 +75,12 @@ def _by_instrument(song: SongState, text: str) -> list[Track]:
 
 
 def _by_role(song: SongState, text: str) -> list[Track]:
-    role = text.replace(" ", "_").removesuffix("s") if text not in ("keys", "chords") else text
-    for wanted in (role, *ROLE_FALLBACKS.get(role, ())):
-        found = [t for t in song.tracks if t.role == wanted]
-        if found:
-            return found
+    said = text.replace(" ", "_")
+    for role in dict.fromkeys([said, said.removesuffix("s")]):  # "pads" is the pad
+        for wanted in (role, *ROLE_FALLBACKS.get(role, ())):
+            found = [t for t in song.tracks if t.role == wanted]
+            if found:
+                return found
     return []
 
 

@@ -85,6 +85,15 @@ def apply(revision: Revision, edit: Edit) -> Revision:
     spans = chord_spans(song, edit.place, len(chords))
     placed = [(start, end, chords[i % len(chords)]) for i, (start, end) in enumerate(spans)]
     main = _main_track(song, edit.track)
+    first_bar, last_bar = (
+        int(spans[0][0] / song.beats_per_bar),
+        int(spans[-1][1] / song.beats_per_bar),
+    )
+    if not any(spans[0][0] <= n.start_beat < spans[-1][1] for n in main.notes):
+        raise EditError(
+            f"{main.name} rests in bars {first_bar + 1}–{last_bar}, so there is nothing there "
+            "to play the chords; pick bars where it plays."
+        )
     band = [main] if edit.only else [t for t in song.tracks if _follows(t, main)]
     tracks = [
         (replaced(t, placed, bass=t.role in COMPONENT_ROLES["bass"]) if t in band else t)
@@ -93,13 +102,12 @@ def apply(revision: Revision, edit: Edit) -> Revision:
     revision.song = song.model_copy(update={"tracks": remove_overlaps(tracks)})
     if edit.place is not None and _whole_section(edit.place):
         _own_progression(revision, section_index(song, edit.place), chords, key)
-    first, last = spans[0][0] / song.beats_per_bar, spans[-1][1] / song.beats_per_bar
     for track in band:
         revision.touch(track_label(song, track.id), "cheap")
         revision.aim("chords", f"tracks[{song.tracks.index(track)}].regions", "adjust")
     who = listed([t.name for t in band])
     names = " ".join(c.symbol for c in chords)
-    revision.sentences.append(f"Placed {names} in bars {int(first) + 1}–{int(last)} ({who}).")
+    revision.sentences.append(f"Placed {names} in bars {first_bar + 1}–{last_bar} ({who}).")
     return revision
 
 
@@ -120,7 +128,7 @@ def read_placed_chords(said: str) -> PlacedChords | None:
         return None
     track = re.search(
         r"^(?:only |just )?(?:to|on|for|in|into)\s+(?:only |just )?(.+?)"
-        r"(?=\s+(?:at|in|on|from|during)\b|$)",
+        r"(?=\s+(?:only|at|in|on|from|during)\b|$)",
         rest,
     )
     named = track.group(1) if track and read_position(track.group(1)) is None else None
