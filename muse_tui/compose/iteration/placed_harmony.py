@@ -95,8 +95,9 @@ def apply(revision: Revision, edit: Edit) -> Revision:
             "to play the chords; pick bars where it plays."
         )
     band = [main] if edit.only else [t for t in song.tracks if _follows(t, main)]
+    playing = {t.id for t in band}
     tracks = [
-        (replaced(t, placed, bass=t.role in COMPONENT_ROLES["bass"]) if t in band else t)
+        (replaced(t, placed, bass=t.role in COMPONENT_ROLES["bass"]) if t.id in playing else t)
         for t in song.tracks
     ]
     revision.song = song.model_copy(update={"tracks": remove_overlaps(tracks)})
@@ -105,7 +106,7 @@ def apply(revision: Revision, edit: Edit) -> Revision:
     for track in band:
         revision.touch(track_label(song, track.id), "cheap")
         revision.aim("chords", f"tracks[{song.tracks.index(track)}].regions", "adjust")
-    who = listed([t.name for t in band])
+    who = listed([track_label(song, t.id) for t in band])
     names = " ".join(c.symbol for c in chords)
     revision.sentences.append(f"Placed {names} in bars {first_bar + 1}–{last_bar} ({who}).")
     return revision
