@@ -31,6 +31,8 @@ from .positions import bar_of, read_position, section_index
 from .revision import EditError, Revision
 
 Action = Literal["insert", "extend", "shorten", "remove", "move", "duplicate"]
+#: Sections that set up the last peak, and go before it when no place is said.
+_BEFORE_THE_LAST_PEAK = frozenset({"bridge", "breakdown", "break", "build", "solo", "interlude"})
 #: A phrase: what "longer" and "shorter" add or take away when no number is said.
 PHRASE_BARS = 4
 
@@ -219,7 +221,7 @@ def _planned(song: SongState, edit: SectionEdit) -> tuple[list[Slot], str]:
 def _insert(song: SongState, edit: SectionEdit, kept: list[Slot]) -> tuple[list[Slot], str]:
     old = [s.section for s in kept]
     kind = edit.kind or "bridge"
-    at = _insertion_index(song, edit.place) if edit.place else len(kept)
+    at = _insertion_index(song, edit.place) if edit.place else _usual_place(old, kind)
     like = next((s for s in old if s.kind == kind), None)
     before = old[at - 1] if at > 0 else old[0]
     after = old[at] if at < len(old) else old[-1]
@@ -238,6 +240,27 @@ def _insert(song: SongState, edit: SectionEdit, kept: list[Slot]) -> tuple[list[
         kept,
         f"Inserted a {new.bars}-bar {kind.replace('_', '-')} at bar {_start(kept, at) + 1}.",
     )
+
+
+def _usual_place(sections: Sequence[Section], kind: str) -> int:
+    """Where a section goes when no place is said: where songs usually put one.
+
+    An intro opens, an outro closes, a bridge or breakdown comes before the last
+    chorus (or drop, or hook), another of a kind the song has follows the last of
+    them, and anything else comes before the outro.
+    """
+    kinds = [s.kind for s in sections]
+    if kind == "intro":
+        return 0
+    if kind == "outro":
+        return len(sections)
+    if kind in _BEFORE_THE_LAST_PEAK:
+        peaks = [i for i, k in enumerate(kinds) if k in ("chorus", "drop", "hook")]
+        if peaks:
+            return peaks[-1]
+    if kind in kinds:
+        return len(kinds) - kinds[::-1].index(kind)
+    return len(sections) - 1 if kinds[-1] == "outro" else len(sections)
 
 
 def _insertion_index(song: SongState, place: Position | None) -> int:

@@ -121,3 +121,21 @@ def test_longer_and_shorter_are_read(said: str, action: str, bars: int | None) -
 )
 def test_a_part_made_tighter_in_a_section_is_not_a_shorter_section(said: str) -> None:
     assert read_section_edit(said) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "index"),
+    [
+        ("add a breakdown", 6),  # before the last chorus
+        ("add another verse", 4),  # after the last verse
+        ("insert an intro", 0),
+        ("add a solo", 6),
+        ("add a pre-chorus", 7),  # before the outro
+    ],
+)
+def test_a_section_with_no_place_said_goes_where_songs_put_one(said: str, index: int) -> None:
+    edit = read_section_edit(said)
+    assert edit is not None and edit.kind is not None
+    song = apply(revision_of(form_song()), edit).song
+    assert song.arrangement is not None
+    assert song.arrangement.sections[index].kind == edit.kind
