@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from muse_tui.contracts import Position, Section, SongState
+from muse_tui.contracts import Position, Relation, Section, SongState
 from muse_tui.knowledge.edit_words import edit_words
 
 from .revision import EditError, listed
@@ -81,11 +81,10 @@ def beat_of(song: SongState, position: Position) -> float:
 
 
 def bar_section(song: SongState, bar: int) -> int:
-    """The index of the section that holds a 0-based bar (the last one past the end)."""
+    """The index of the section that holds a 0-based bar (the last one at or past the end)."""
     sections = sections_of(song)
-    return next((i for i, s in enumerate(sections) if s.start_bar <= bar < s.end_bar), -1) % len(
-        sections
-    )
+    found = (i for i, s in enumerate(sections) if s.start_bar <= bar < s.end_bar)
+    return next(found, len(sections) - 1)
 
 
 def song_bars(song: SongState) -> int:
@@ -130,13 +129,13 @@ def _ordinal(word: str | None, number: str | None) -> int:
     return edit_words().ordinals[word]
 
 
-def _relation(before: str) -> str:
+def _relation(before: str) -> Relation:
     """'before' or 'after' said just ahead of the place; otherwise 'at'."""
     found = re.findall(r"\b(before|after|ahead of|following|in|at|on|into|during)\b", before)
     last = found[-1] if found else "at"
-    return {"ahead of": "before", "following": "after"}.get(
-        last, last if last in ("before", "after") else "at"
-    )
+    if last in ("before", "ahead of"):
+        return "before"
+    return "after" if last in ("after", "following") else "at"
 
 
 def _offset(before: str, after: str, relation: str) -> int:
