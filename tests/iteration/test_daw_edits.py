@@ -165,6 +165,14 @@ async def test_a_bridge_inserted_after_the_intro_shifts_the_rest_by_four_bars(
         assert [n for n in after[name] if n[1] < intro_end * BAR - EARLY] == early, name
         moved = [n for n in after[name] if n[1] >= (intro_end + 4) * BAR - EARLY]
         assert same_notes(moved, later, shift), name
+    for old_track, new_track in zip(
+        song.pipeline.song_state.tracks, result.song_state.tracks, strict=True
+    ):
+        later = [r for r in old_track.regions if r.start_beat >= intro_end * 4 and r.notes]
+        moved = {r.id: r for r in new_track.regions}
+        for region in later:  # in the song itself the move is exact: same notes, 16 beats on
+            assert moved[region.id].notes == region.notes
+            assert moved[region.id].start_beat == region.start_beat + 16
     bridge = in_bars(after[file_name(result.pipeline, "bass")], intro_end + 1, intro_end + 4)
     assert bridge, "the new bridge has a bass line"
     ids = [r.id for t in result.song_state.tracks for r in t.regions]
