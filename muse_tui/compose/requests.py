@@ -69,6 +69,10 @@ def parse_request(text: str) -> ChangeRequest:
     lower = said.lower()
     if history := _history_request(said, lower):
         return history
+    from muse_tui.compose.iteration.entities import daw_edits  # it builds on Edit, defined here
+
+    if daw := daw_edits(said):
+        return ChangeRequest(said, "change", daw)
     reading = read_prompt(said, intent_lexicon(), artist_table())
     words = edit_words()
     edits = [*_song_edits(said, lower, reading)]

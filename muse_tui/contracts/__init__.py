@@ -82,6 +82,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "SensitivityMap",
         "SensitivityTrigger",
     ),
+    "position": ("Position", "Relation"),
     "manifest": (
         "FileType",
         "ManifestFile",
@@ -254,6 +255,7 @@ if TYPE_CHECKING:
         TrackGenerationResult,
         ValidationOutput,
     )
+    from muse_tui.contracts.position import Position, Relation
     from muse_tui.contracts.song import (
         Arrangement,
         Bus,

@@ -210,6 +210,7 @@ class Section(Contract):
     active_roles: list[TrackRole] = Field(default_factory=list)
     transition: Transition = "none"
     chord_plan: ChordPlan = "loop"
+    progression: EnrichedProgression | None = None  # its own chords, placed by the producer
 
     @property
     def end_bar(self) -> int:

@@ -24,6 +24,7 @@ from muse_tui.compose.iteration.part_edits import (
 )
 from muse_tui.compose.iteration.revision import EditError, Revision
 from muse_tui.compose.iteration.section_edits import sections_of
+from muse_tui.compose.iteration.structure_edits import fill_region
 from muse_tui.compose.iteration.takes import intent_for_take, take_of
 from muse_tui.compose.parts import PART_DEPENDENCIES
 from muse_tui.compose.seeding import derive_rng
@@ -84,6 +85,7 @@ def regenerate(draft: Draft, targets: Targets) -> None:
         _sounds(draft, targets)
     if draft.retime_from is not None:
         _retime(draft, targets)
+    write_fills(draft)
     assemble(draft, rewrite + targets.presets, everything=targets.arrangement is not None)
 
 
@@ -112,6 +114,20 @@ def rewrite_part(draft: Draft, track_id: str) -> None:
     tracks = list(song.tracks)
     tracks[index] = track.model_copy(update={"regions": regions})
     draft.song = song.model_copy(update={"tracks": tracks})
+
+
+def write_fills(draft: Draft) -> None:
+    """Bars a section edit opened (a new section, a longer one's tail), written by every part."""
+    for section in draft.fills:
+        for track in draft.song.tracks:
+            write = part_writer(draft, track.role)
+            kick = _kick_for(draft, section) if track.role in PART_DEPENDENCIES else None
+            groove = groove_of(draft.intent, draft.song, track.role)
+            region = standing(
+                write(section, kick), draft.intent, draft.song.seed, track.role, section, groove
+            )
+            region = with_take_density(region, take_of(draft.intent, track.role), groove)
+            draft.song = fill_region(draft.song, track.id, region)
 
 
 def part_writer(draft: Draft, role: str) -> Callable[[Section, Region | None], Region]:

@@ -9,6 +9,7 @@ item, so the name is "Muse-<title>" with any other hyphen made a space.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -84,14 +85,19 @@ def write_progression(
     title: str | None = None,
     *,
     durable: bool = True,
+    path: str = PROGRESSION_FILE,
 ) -> ManifestFile:
-    """Write `progression/main.progression` atomically (`durable=False`: without fsyncs)."""
+    """Write `progression/main.progression`, or `path`, atomically (`durable=False`: no fsyncs)."""
     text = json.dumps(progression_to_mpc(progression, title), indent=4) + "\n"
-    size = write_atomic(inside_session(session_dir, PROGRESSION_FILE), text, durable=durable)
+    size = write_atomic(inside_session(session_dir, path), text, durable=durable)
     description = "The chord progression for MPC Beats Pad Perform (Progressions)"
-    return ManifestFile(
-        path=PROGRESSION_FILE, type="progression", description=description, size_bytes=size
-    )
+    return ManifestFile(path=path, type="progression", description=description, size_bytes=size)
+
+
+def section_progression_file(section_name: str) -> str:
+    """Where a section's own chords go: `progression/section-bridge.progression`."""
+    slug = re.sub(r"[^a-z0-9]+", "-", section_name.lower()).strip("-")
+    return f"progression/section-{slug}.progression"
 
 
 def read_progression(path: Path, chord_beats: float = DEFAULT_CHORD_BEATS) -> EnrichedProgression:

@@ -46,7 +46,11 @@ from muse_tui.store.producer_notes import (
     preset_assignments,
     producer_notes,
 )
-from muse_tui.store.progression_file import PROGRESSION_FILE, write_progression
+from muse_tui.store.progression_file import (
+    PROGRESSION_FILE,
+    section_progression_file,
+    write_progression,
+)
 from muse_tui.store.sessions import inside_session
 from muse_tui.store.smf import (
     FULL_ARRANGEMENT,
@@ -107,6 +111,7 @@ def _write_session(
     ]
     if song.progression is not None:
         files.append(write_progression(session_dir, song.progression, song.title or None))
+    files += section_progressions(session_dir, song)
     if not song.tracks:
         midi = []
     elif midi_written:
@@ -244,3 +249,22 @@ def _entry(session_dir: Path, path: Path) -> ManifestFile:
 def _planned(path: str) -> ManifestFile:
     kind = "manifest" if path == MANIFEST_FILE else "notes"
     return ManifestFile(path=path, type=kind, description=_DESCRIPTIONS[path], size_bytes=0)
+
+
+def section_progressions(session_dir: Path, song: SongState) -> list[ManifestFile]:
+    """A `.progression` file for each section with chords of its own; stale ones removed.
+
+    Only `section-*` files are ours to remove: any other may be the producer's own.
+    """
+    sections = song.arrangement.sections if song.arrangement else []
+    files = [
+        write_progression(session_dir, s.progression, s.name, path=section_progression_file(s.name))
+        for s in sections
+        if s.progression is not None
+    ]
+    keep = {PROGRESSION_FILE, *(f.path for f in files)}
+    folder = inside_session(session_dir, "progression")
+    for path in folder.glob("section-*.progression") if folder.is_dir() else []:
+        if f"progression/{path.name}" not in keep:
+            remove_file(path)
+    return files

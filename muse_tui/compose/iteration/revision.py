@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from muse_tui.contracts import Cost, ModificationTarget, PipelineIntent, SongState, Track
+from muse_tui.contracts import Cost, ModificationTarget, PipelineIntent, Section, SongState, Track
 
 COST_ORDER: dict[Cost, int] = {"cheap": 0, "moderate": 1, "expensive": 2}
 #: Where "the chords" of a song live when it has no track by that name, and so on.
@@ -48,6 +48,7 @@ class Revision:
     cost: Cost = "cheap"
     expensive_subject: str = ""
     retime_from: float | None = None
+    fills: list[Section] = field(default_factory=list)  # bars a section edit opened, to write
 
     def fork(self) -> Revision:
         """A copy whose lists the next edit may extend without touching this one."""
@@ -59,6 +60,7 @@ class Revision:
             handled=set(self.handled),
             sentences=list(self.sentences),
             aims=list(self.aims),
+            fills=list(self.fills),
         )
 
     def touch(self, label: str, cost: Cost) -> None:
