@@ -148,7 +148,7 @@ def half_timed(region: Region, groove: Groove) -> Region:
                 continue  # the ghosts go too: half time breathes
             if note.pitch in KICKS:
                 spread = at * 2
-                if spread < bar and abs(spread - middle) > 0.25:
+                if spread < bar - 0.05 and abs(spread - middle) > 0.25:
                     kept.append(note.model_copy(update={"start_beat": _tick(start + spread)}))
                 continue
             kept.append(note)

@@ -70,13 +70,16 @@ SAID = {
     "harder": "Harder hits", "softer_hits": "Softer hits", "slides": "808 slides",
     "tacet": "Resting", "build": "Snare build", "fills": "Fills at the section ends",
 }  # fmt: skip
+#: A busier kit that gained less than this share of notes already had every 16th hat.
+FULL_HATS = 1.05
 #: A build leads into these sections.
 LIFTS = ("chorus", "drop", "hook")
 
 
 def handles(edit: Edit) -> bool:
     resting = edit.operation in ("mute", "remove_track") and edit.scope.section is not None
-    return edit.operation in PART_EDITS or edit.operation in BUNDLES or resting
+    known = edit.operation in PART_EDITS or edit.operation in SOFTER or edit.operation in BUNDLES
+    return known or resting
 
 
 def apply(revision: Revision, edit: Edit) -> Revision:
@@ -192,14 +195,14 @@ def _grooved(region: Region, kind: str, value: float, groove: Groove, role: str)
         return silenced(region) if value > 0 else region
     if kind == "accent":
         return accented(region, value) if role in SUITS["accent"] else region
+    if kind == "feel" and role in SUITS[kind] and value:
+        return half_timed(region, groove) if value < 0 else double_timed(region, groove)
     if value <= 0 or role not in SUITS[kind]:
         return region
     if kind == "hat_rolls":
         return with_hat_rolls(region, groove)
     if kind == "slides":
         return with_slides(region)
-    if kind == "feel":
-        return half_timed(region, groove) if value < 0 else double_timed(region, groove)
     return with_fill(region, groove, beats=min(2, round(value)))  # fills
 
 
@@ -212,7 +215,10 @@ def _densified(region: Region, value: float, groove: Groove, role: str) -> Regio
     steps = round(abs(value))
     if value < 0:
         return thinned(region, steps, groove, role)
-    return filled(region, steps, groove, role)
+    busier = filled(region, steps, groove, role)
+    if role in SUITS["hat_rolls"] and len(busier.notes) < len(region.notes) * FULL_HATS:
+        return with_hat_rolls(busier, groove)  # the 16ths are all there: busier hats roll
+    return busier
 
 
 def groove_of(intent: PipelineIntent, song: SongState, role: str) -> Groove:
