@@ -12,6 +12,8 @@ from .revision import EditError, Revision
 # A darker *chord* is harmony, a darker *mix* is tone: harmony is asked first.
 FAMILIES = (chord_edits, sound_edits, part_edits, song_edits, track_edits, mix_edits)
 R = TypeVar("R", bound=Revision)
+#: Edits read from a request whose family is not on this branch, named for the producer.
+UNMADE = {"section_longer": "make a section longer", "section_shorter": "make a section shorter"}
 
 
 def apply_edit(revision: R, edit: Edit) -> R:
@@ -19,4 +21,5 @@ def apply_edit(revision: R, edit: Edit) -> R:
     for family in FAMILIES:
         if family.handles(edit):
             return cast(R, family.apply(revision, edit))  # a fork keeps the revision's type
-    raise EditError(f"I do not know how to {edit.operation.replace('_', ' ')} yet.")
+    what = UNMADE.get(edit.operation, edit.operation.replace("_", " "))
+    raise EditError(f"I do not know how to {what} yet.")

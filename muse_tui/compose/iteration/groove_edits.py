@@ -33,6 +33,7 @@ FILL_VELOCITY = (78, 112)
 #: crescendo (the EDM and pop riser on the snare).
 BUILD_BARS = 2
 BUILD_VELOCITY = (48, 118)
+HUMAN_EARLY = 1 / 32  # a humanised hit this early still belongs to the beat after it
 GLIDE_RANGE = 12  # semitones of pitch bend: the RPN the slide sets up
 GLIDE_BEATS = 0.25  # the longest slide into the next note
 _TICK = 1 / 960
@@ -135,7 +136,7 @@ def half_timed(region: Region, groove: Groove) -> Region:
     middle = bar / 2
     kept: list[Note] = []
     for start in _bar_starts(region, bar):
-        inside = [n for n in region.notes if start - 1e-6 <= n.start_beat < start + bar - 1e-6]
+        inside = _in_bar(region, start, bar)
         snares = [n for n in inside if n.pitch in BACKBEAT and n.velocity >= GHOST_CEILING]
         if not snares:
             kept += inside
@@ -143,7 +144,7 @@ def half_timed(region: Region, groove: Groove) -> Region:
         loudest = max(snares, key=lambda n: n.velocity)
         kept.append(loudest.model_copy(update={"start_beat": _tick(start + middle)}))
         for note in inside:
-            at = note.start_beat - start
+            at = max(0.0, note.start_beat - start)
             if note.pitch in BACKBEAT:
                 continue  # the ghosts go too: half time breathes
             if note.pitch in KICKS:
@@ -160,12 +161,11 @@ def double_timed(region: Region, groove: Groove) -> Region:
     bar = groove.beats_per_bar
     kept: list[Note] = []
     for start in _bar_starts(region, bar):
-        inside = [n for n in region.notes if start - 1e-6 <= n.start_beat < start + bar - 1e-6]
-        for note in inside:
+        for note in _in_bar(region, start, bar):
             if note.pitch not in (*KICKS, *BACKBEAT) or note.velocity < GHOST_CEILING:
                 kept.append(note)
                 continue
-            at = (note.start_beat - start) / 2
+            at = max(0.0, note.start_beat - start) / 2
             for half in (0.0, bar / 2):
                 kept.append(note.model_copy(update={"start_beat": _tick(start + at + half)}))
     return region.model_copy(update={"notes": _ordered(_unique(kept))})
@@ -229,6 +229,14 @@ def with_build(region: Region, groove: Groove) -> Region:
 def silenced(region: Region) -> Region:
     """The region with the part resting: no notes, no controller moves, no bends."""
     return region.model_copy(update={"notes": [], "control_changes": [], "pitch_bends": []})
+
+
+def _in_bar(region: Region, start: float, bar: float) -> list[Note]:
+    """The notes of one bar, counting a hit played a hair early as the next bar's downbeat."""
+    early = HUMAN_EARLY
+    last = start + bar >= region.length_beats - early
+    end = float("inf") if last else start + bar - early
+    return [n for n in region.notes if start - early <= n.start_beat < end]
 
 
 def _bar_starts(region: Region, bar: float) -> list[float]:

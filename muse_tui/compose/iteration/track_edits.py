@@ -45,6 +45,9 @@ def _add(revision: Revision, edit: Edit) -> None:
     role = edit.scope.role or (instrument.role if instrument else None)
     if role is None:
         raise EditError("say which part to add, e.g. “add a pad” or “add strings”.")
+    playing = next((t for t in song.tracks if instrument and t.instrument == edit.value), None)
+    if playing is not None:
+        raise EditError(f"the {playing.name} already plays that; try “busier” or “louder”.")
     if instrument is not None and any(t.role == role for t in song.tracks):
         role = next((r for r in instrument.also_roles if not _has(song, r)), role)
     if _has(song, role):
