@@ -103,7 +103,10 @@ _VAGUE_ENDS = ("better", "interesting")
 #: they name a section only after "the" ("in the drop").
 _SECTION_VERBS = ("drop", "build", "break")
 _SWAP = re.compile(r"\b(swap|replace|switch|change|trade|exchange|turn)\b")
-_ADD = re.compile(r"\b(add|bring in|put in|layer|give (it|me|us) (a|an|some))\b")
+_ADD = re.compile(
+    r"\b(add|bring in|put in|layer|give (it|me|us) (a|an|some)|i want|i'?d like|needs? (a|an|some)"
+    r"|could use|can we (have|get)|let'?s (have|get))\b"
+)
 #: Edits that only make sense with a named part or section.
 _NEEDS_ROLE: tuple[Operation, ...] = ("remove_track",)
 _NEEDS_SECTION: tuple[Operation, ...] = ("section_longer", "section_shorter")
@@ -277,6 +280,10 @@ def _clause_edits(clause: str, scope: Scope) -> list[Edit]:
         if re.search(pattern, text):
             edits.append(Edit(operation, scope))
             text = re.sub(pattern, " ", text)
+    if re.search(r"\b(before|into|leading into|going into|leading up to) the\b", clause.lower()):
+        edits = [
+            Edit(e.operation, e.scope, "before") if e.operation == "fills" else e for e in edits
+        ]
     named = _clause_scope(clause.lower())
     edits = [
         e

@@ -110,6 +110,8 @@ def apply(revision: Revision, edit: Edit) -> Revision:
     if kind in SUITS and not any(song.tracks[i].role in SUITS[kind] for i in indices):
         raise EditError(f"{edit.operation.replace('_', ' ')} suit the {listed(list(SUITS[kind]))}.")
     section = scope.section
+    if kind == "fills" and edit.value == "before" and section:
+        section = _section_before(song, section)  # "a fill before the chorus"
     if kind == "build":
         _check_lift(song, section)
     else:
@@ -140,6 +142,14 @@ def _plays(song: SongState, role: str | None) -> bool:
     """Whether the song has the role (or a stand-in for it); None is every part."""
     wanted = (role, *ROLE_FALLBACKS.get(role, ())) if role else ()
     return role is None or any(t.role in wanted for t in song.tracks)
+
+
+def _section_before(song: SongState, kind: str) -> str:
+    """The kind of section that leads into the first section of `kind`."""
+    kinds = [s.kind for s in song.arrangement.sections] if song.arrangement else []
+    if kind not in kinds[1:]:
+        raise EditError(f"nothing comes before a {kind.replace('_', '-')} in this song.")
+    return kinds[kinds.index(kind, 1) - 1]
 
 
 def _check_lift(song: SongState, target: str | None) -> None:
