@@ -55,6 +55,8 @@ BUNDLES: dict[str, tuple[tuple[str, str | None], ...]] = {
     "less_energy": (("simpler", None), ("softer_hits", "drums")),
 }
 SOFTER = {"softer_hits": ("accent", -1.0)}
+#: Mix words that, said of one section, make a part rest there (or play again).
+RESTING = {"mute": 1.0, "remove_track": 1.0, "unmute": -1.0}
 GHOSTED = ("drums", "bass", "sub_bass")  # the parts ghost notes suit
 #: The part a groove edit means when the request names none ("half time" is the drums').
 DEFAULT_ROLE = {
@@ -67,8 +69,9 @@ SUITS = {
 }  # fmt: skip
 #: How the summary names an edit, where its operation name does not read well.
 SAID = {
-    "harder": "Harder hits", "softer_hits": "Softer hits", "slides": "808 slides",
-    "tacet": "Resting", "build": "Snare build", "fills": "Fills at the section ends",
+    "harder": "Harder hits", "softer_hits": "Softer hits", "slides": "Slides",
+    "tacet": "Resting", "unmute": "Playing again", "build": "Snare build",
+    "fills": "Fills at the section ends",
 }  # fmt: skip
 #: A busier kit that gained less than this share of notes already had every 16th hat.
 FULL_HATS = 1.05
@@ -77,7 +80,7 @@ LIFTS = ("chorus", "drop", "hook")
 
 
 def handles(edit: Edit) -> bool:
-    resting = edit.operation in ("mute", "remove_track") and edit.scope.section is not None
+    resting = edit.operation in RESTING and edit.scope.section is not None
     known = edit.operation in PART_EDITS or edit.operation in SOFTER or edit.operation in BUNDLES
     return known or resting
 
@@ -90,10 +93,12 @@ def apply(revision: Revision, edit: Edit) -> Revision:
             if _plays(revision.song, scope.role):
                 revision = apply(revision, Edit(operation, scope))  # type: ignore[arg-type]
         return revision
-    if edit.operation in ("mute", "remove_track"):
-        edit = Edit("tacet", edit.scope)
     revision = revision.fork()
-    kind, value = PART_EDITS.get(edit.operation) or SOFTER[edit.operation]
+    if edit.operation in RESTING:  # "drop the drums in the intro", "bring them back in the intro"
+        kind, value = "tacet", RESTING[edit.operation]
+        edit = Edit("tacet" if value > 0 else "unmute", edit.scope)
+    else:
+        kind, value = PART_EDITS.get(edit.operation) or SOFTER[edit.operation]
     song, scope = revision.song, edit.scope
     role = scope.role
     if role is None and kind in DEFAULT_ROLE:
