@@ -98,6 +98,7 @@ def parse_request(text: str) -> ChangeRequest:
     return ChangeRequest(said, "unclear")
 
 
+#: A line ending so is a vague wish even asked as a question ("can you make it better?").
 _VAGUE_ENDS = ("better", "interesting")
 #: Section words that are also verbs or nouns of an edit ("drop the drums", "build more"):
 #: they name a section only after "the" ("in the drop").

@@ -325,9 +325,8 @@ def removed(stem: str) -> Check:
         channels = {m.channel for t in full.tracks for m in t if m.type == "note_on"}
         if gone.channel != 9:
             assert gone.channel not in channels, "its channel still plays"
-        notes = (h.folder / "notes" / "arrangement-map.md").read_text()
-        notes += (h.folder / "notes" / "preset-assignments.md").read_text()
-        assert gone.name not in notes, f"the notes still mention {gone.name}"
+        for page in sorted((h.folder / "notes").glob("*.md")):
+            assert gone.name not in page.read_text(), f"{page.name} still mentions {gone.name}"
 
     return check
 
