@@ -255,8 +255,8 @@ def _clause_edits(clause: str, scope: Scope) -> list[Edit]:
     replacement = re.search(swap, clause, re.IGNORECASE)
     if replacement and replacement.group(1)[0].isupper():
         return [Edit("chord", scope, replacement.group(1))]
-    if swap := _swap_edit(text, scope):
-        return [swap]
+    if swapped := _swap_edit(text, scope):
+        return [swapped]
     effect = next((k for w, k in words.effect_words.items() if re.search(rf"\b{w}\b", text)), None)
     if effect is None and re.search(r"\b(dry|drier|dryer|wetter|wet)\b", text):
         effect = "reverb"

@@ -183,7 +183,7 @@ def _with_extensions(chord: Chord, key: Key, ninths: bool) -> Chord | None:
         tones |= _upper_extension(chord, key)
     if tones == set(chord.degrees):
         return None
-    return Chord(chord.root_name, tones, chord.bass_name)
+    return Chord(chord.root_name, frozenset(tones), chord.bass_name)
 
 
 def _upper_extension(chord: Chord, key: Key) -> set[tuple[int, int]]:

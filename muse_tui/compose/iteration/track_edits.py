@@ -133,7 +133,7 @@ def _swap(revision: Revision, edit: Edit) -> None:
         raise EditError(f"the {track.name} is a {new.name} already.")
     tracks = list(song.tracks)
     tracks[index] = track.model_copy(
-        update={"instrument": new_id, "name": new.name, "program": new.program}
+        update={"instrument": new_id, "name": new.name or track.name, "program": new.program}
     )
     revision.song = song.model_copy(update={"tracks": tracks})
     requests = [i for i in revision.intent.instrument_requests if i != track.instrument]
@@ -143,9 +143,10 @@ def _swap(revision: Revision, edit: Edit) -> None:
     revision.triggers.append(("role", track.id))
     revision.touch(f"preset:{track_label(song, track.id)}", "cheap")
     revision.aim(track.role, f"tracks[{index}].program", "replace", instrument=new_id)
-    article = "an" if new.name[:1].lower() in "aeiou" else "a"
+    name = new.name or new_id
+    article = "an" if name[:1].lower() in "aeiou" else "a"
     revision.sentences.append(
-        f"The {track.name} part is now played by {article} {new.name}; same notes."
+        f"The {track.name} part is now played by {article} {name}; same notes."
     )
 
 
