@@ -4,7 +4,8 @@
 simplify" → simpler on the bass; "make it warmer" → warmer on the whole mix.
 Clauses are read one by one; a clause that names nothing ("simplify") keeps the
 scope of the one before, while "it" or "the mix" means the whole song. Praise
-and questions come back as such, with no edits.
+and questions come back as such, with no edits; so does a vague wish ("make it
+better"), which the studio answers with a question and three concrete options.
 """
 
 from __future__ import annotations
@@ -18,9 +19,13 @@ from muse_tui.compose.intent.extract import PromptReading, read_prompt
 from muse_tui.compose.intent.text import bounded
 from muse_tui.knowledge.artists import artist_table
 from muse_tui.knowledge.edit_words import Operation, edit_words
+from muse_tui.knowledge.instruments import instrument_table
 from muse_tui.knowledge.lexicon import intent_lexicon
+from muse_tui.knowledge.questions import question_table
 
-RequestKind = Literal["change", "praise", "question", "undo", "redo", "try_again", "unclear"]
+RequestKind = Literal[
+    "change", "praise", "question", "undo", "redo", "try_again", "vague", "unclear"
+]
 
 
 _CLAUSE = re.compile(r"\s*(?:[,;.!]|\band then\b|\bthen\b|\bbut\b|\band\b)\s*", re.IGNORECASE)
@@ -87,11 +92,29 @@ def parse_request(text: str) -> ChangeRequest:
     edits = _deduplicated(edits)
     if edits:
         return ChangeRequest(said, "change", tuple(edits))
-    if words.question_pattern.search(lower):
+    if words.question_pattern.search(lower) and not lower.rstrip("?").endswith(_VAGUE_ENDS):
         return ChangeRequest(said, "question")
+    vague = question_table().vague
+    if vague is not None and vague.pattern.search(lower):
+        return ChangeRequest(said, "vague")
     if words.praise_pattern.search(lower):
         return ChangeRequest(said, "praise")
     return ChangeRequest(said, "unclear")
+
+
+#: A line ending so is a vague wish even asked as a question ("can you make it better?").
+_VAGUE_ENDS = ("better", "interesting")
+#: Section words that are also verbs or nouns of an edit ("drop the drums", "build more"):
+#: they name a section only after "the" ("in the drop").
+_SECTION_VERBS = ("drop", "build", "break")
+_SWAP = re.compile(r"\b(swap|replace|switch|change|trade|exchange|turn)\b")
+_ADD = re.compile(
+    r"\b(add|bring in|put in|layer|give (it|me|us) (a|an|some)|i want|i'?d like|needs? (a|an|some)"
+    r"|could use|can we (have|get)|let'?s (have|get))\b"
+)
+#: Edits that only make sense with a named part or section.
+_NEEDS_ROLE: tuple[Operation, ...] = ("remove_track",)
+_NEEDS_SECTION: tuple[Operation, ...] = ("section_longer", "section_shorter")
 
 
 def _history_request(said: str, lower: str) -> ChangeRequest | None:
@@ -179,7 +202,14 @@ def _clause_scope(clause: str) -> Scope:
     chord = _chord_index(clause)
     sections = edit_words().section_words
     section = next(
-        (kind for word, kind in sections.items() if re.search(rf"\b{word}\b", clause)), None
+        (
+            kind
+            for word, kind in sections.items()
+            if re.search(
+                rf"\bthe (\w+ )?{word}\b" if word in _SECTION_VERBS else rf"\b{word}\b", clause
+            )
+        ),
+        None,
     )
     harmony = bool(re.search(r"\b(progression|harmony|chord changes|the changes)\b", clause))
     roles = roles_named(clause)
@@ -229,6 +259,8 @@ def _clause_edits(clause: str, scope: Scope) -> list[Edit]:
     replacement = re.search(swap, clause, re.IGNORECASE)
     if replacement and replacement.group(1)[0].isupper():
         return [Edit("chord", scope, replacement.group(1))]
+    if swapped := _swap_edit(text, scope):
+        return [swapped]
     effect = next((k for w, k in words.effect_words.items() if re.search(rf"\b{w}\b", text)), None)
     if effect is None and re.search(r"\b(dry|drier|dryer|wetter|wet)\b", text):
         effect = "reverb"
@@ -253,7 +285,68 @@ def _clause_edits(clause: str, scope: Scope) -> list[Edit]:
         if re.search(pattern, text):
             edits.append(Edit(operation, scope))
             text = re.sub(pattern, " ", text)
+    if re.search(r"\b(before|into|leading into|going into|leading up to) the\b", clause.lower()):
+        edits = [
+            Edit(e.operation, e.scope, "before") if e.operation == "fills" else e for e in edits
+        ]
+    named = _clause_scope(clause.lower())
+    edits = [
+        e
+        for e in edits
+        if (e.operation not in _NEEDS_ROLE or named.role or e.scope.section)
+        and (e.operation not in _NEEDS_SECTION or e.scope.section)
+    ]
+    if not edits and (added := _add_edit(clause.lower(), scope)):
+        edits.append(added)
     return edits
+
+
+def _instruments_named(text: str) -> list[tuple[int, str]]:
+    """(where, instrument id) for each instrument the text names, longest phrase first.
+
+    "electric piano" names the Rhodes, not the piano inside it.
+    """
+    spans: list[tuple[int, int, str]] = []
+    for name, instrument in instrument_table().instruments.items():
+        for phrase in (name, *instrument.phrases):
+            if m := re.search(rf"(?<![\w-]){re.escape(phrase.lower())}(?![\w-])", text):
+                spans.append((m.start(), m.end(), name))
+    kept: list[tuple[int, int, str]] = []
+    for start, end, name in sorted(spans, key=lambda s: (s[0], s[0] - s[1])):
+        if not any(s <= start and end <= e for s, e, _ in kept):
+            kept.append((start, end, name))
+    firsts: dict[str, int] = {}
+    for start, _, name in kept:
+        firsts.setdefault(name, start)
+    return sorted((at, name) for name, at in firsts.items())
+
+
+def _swap_edit(text: str, scope: Scope) -> Edit | None:
+    """'swap the piano for a Rhodes', 'replace the piano with an organ': old>new instrument."""
+    if not _SWAP.search(text):
+        return None
+    link = re.search(r"\b(for|with|to|into)\b", text)
+    named = _instruments_named(text)
+    if link is None or len(named) < 2:
+        return None
+    before = [n for at, n in named if at < link.start()]
+    after = [n for at, n in named if at > link.start()]
+    if not before or not after or before[-1] == after[0]:
+        return None
+    return Edit("swap_instrument", scope, f"{before[-1]}>{after[0]}")
+
+
+def _add_edit(text: str, scope: Scope) -> Edit | None:
+    """'add a pad', 'bring in some strings': a new part, with the instrument when one is named."""
+    if not _ADD.search(text):
+        return None
+    named = [n for _, n in _instruments_named(text)]
+    instrument = instrument_table().get(named[0]) if named else None
+    role = scope.role if scope.role else (instrument.role if instrument else None)
+    if role is None:
+        return None
+    value = named[0] if instrument is not None and not instrument.is_role_word else None
+    return Edit("add_track", Scope(role=role), value)
 
 
 def _effect_operation(text: str) -> Operation:

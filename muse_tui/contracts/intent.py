@@ -192,11 +192,17 @@ class DurationRange(Contract):
         return self
 
 
-StandingEditKind = Literal["density", "ghost_notes", "swing"]
+StandingEditKind = Literal[
+    "density", "ghost_notes", "swing",
+    "accent", "hat_rolls", "slides", "feel", "fills", "build", "tacet",
+]  # fmt: skip
 
 
 class StandingEdit(Contract):
     """A part edit that outlives regeneration: density steps, ghost notes ±1, swing delta (%).
+
+    Also accent steps (harder/softer hits), feel (-1 half time, +1 double time),
+    and on/off (+1/-1) hat rolls, 808 slides, fills, builds and tacet (the part rests).
 
     `role` is a track role or "all"; `section` a section kind, or None for the whole song.
     """

@@ -24,6 +24,7 @@ from muse_tui.compose.iteration.revision import (
     component_labels,
     listed,
 )
+from muse_tui.compose.iteration.vague import vague_answer
 from muse_tui.compose.requests import ChangeRequest
 from muse_tui.compose.seeding import derive_rng
 from muse_tui.contracts import (
@@ -88,6 +89,9 @@ async def modify(
         from .alternatives import try_something_different  # alternatives build on this module
 
         return await try_something_different(pipeline, session_dir=session_dir, clock=clock)
+    if request.kind == "vague" and pipeline.intent is not None:  # a question back, no change
+        answer = vague_answer(pipeline.song_state, pipeline.intent)
+        return _unchanged(pipeline, "vague", text, answer.sentence)
     if request.kind != "change":
         return _unchanged(pipeline, request.kind, text)
 

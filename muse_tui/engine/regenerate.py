@@ -99,11 +99,12 @@ def rewrite_part(draft: Draft, track_id: str) -> None:
     take = take_of(draft.intent, track.role)
     taken = {r.id for t in song.tracks if t.id != track_id for r in t.regions}
     regions: list[Region] = []
-    for section in sections_of(song):
+    sections = sections_of(song)
+    following = [s.kind for s in sections[1:]] + [None]
+    for section, after in zip(sections, following, strict=True):
         kick = _kick_for(draft, section) if track.role in PART_DEPENDENCIES else None
-        region = standing(
-            write(section, kick), draft.intent, song.seed, track.role, section, groove
-        )
+        region = write(section, kick)
+        region = standing(region, draft.intent, song.seed, track.role, section, groove, after)
         region = with_take_density(region, take, groove)
         if region.id in taken:  # a repeated section kind may hand back an id already in use
             region = region.model_copy(

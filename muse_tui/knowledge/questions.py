@@ -86,12 +86,38 @@ class Topic(Contract):
         return [re.compile(p) for p in self.patterns]
 
 
+class VagueAxis(Contract):
+    """What to offer when a critic axis is the song's weakest: why, and requests to pick from."""
+
+    weakness: str
+    options: list[str] = Field(min_length=3)
+
+
+class VagueRequests(Contract):
+    """A wish with no direction ("make it better"): how it is recognised and what to ask back."""
+
+    about: str = ""
+    patterns: list[str] = Field(min_length=1)
+    question: str
+    axes: dict[str, VagueAxis] = Field(min_length=1)
+
+    @field_validator("patterns")
+    @classmethod
+    def _patterns(cls, value: list[str]) -> list[str]:
+        return _compiled(value)
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        return _either(self.patterns)
+
+
 class QuestionTable(Contract):
     """Everything in questions.json."""
 
     about: str = ""
     routing: Routing
     topics: dict[str, Topic] = Field(min_length=1)
+    vague: VagueRequests | None = None
 
     @model_validator(mode="after")
     def _groups(self) -> QuestionTable:

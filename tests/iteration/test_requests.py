@@ -98,7 +98,7 @@ def test_praise_questions_and_history_words(text: str, kind: str, steps: int) ->
         ("how do I load this into MPC Beats?", True, "question"),
         # …but a change asked politely is a change.
         ("can you make the bass simpler?", True, "modify"),
-        ("could you add a pad?", True, "unclear"),  # a change, but not one the edits know yet
+        ("could you add a pad?", True, "modify"),  # adding a part is an edit now
         ("what if we make the drums busier?", True, "modify"),
         # History words need a song.
         ("undo", False, "unclear"),

@@ -14,6 +14,7 @@ from . import (
     song_edits,
     sound_edits,
     structure_edits,
+    track_edits,
 )
 from .revision import EditError, Revision
 
@@ -25,9 +26,12 @@ FAMILIES = (
     sound_edits,
     part_edits,
     song_edits,
+    track_edits,
     mix_edits,
 )
 R = TypeVar("R", bound=Revision)
+#: Edits read from a request whose family is not on this branch, named for the producer.
+UNMADE = {"section_longer": "make a section longer", "section_shorter": "make a section shorter"}
 
 
 def apply_edit(revision: R, edit: Edit) -> R:
@@ -35,4 +39,5 @@ def apply_edit(revision: R, edit: Edit) -> R:
     for family in FAMILIES:
         if family.handles(edit):
             return cast(R, family.apply(revision, edit))  # a fork keeps the revision's type
-    raise EditError(f"I do not know how to {edit.operation.replace('_', ' ')} yet.")
+    what = UNMADE.get(edit.operation, edit.operation.replace("_", " "))
+    raise EditError(f"I do not know how to {what} yet.")

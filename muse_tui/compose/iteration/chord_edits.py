@@ -1,4 +1,5 @@
-"""Harmony edits: recolour chords darker or brighter, replace one, transpose, reverse the motion.
+"""Harmony edits: recolour chords darker or brighter, add sevenths, make them jazzier, replace one,
+transpose, reverse the motion.
 
 The pure chord operations come first (contracts in, contracts out); `apply`
 aims them at the song's progression and notes what the change triggers.
@@ -29,16 +30,21 @@ _BASE_TENSION: dict[str, float] = {
 }  # fmt: skip
 
 
+EXTENSIONS = ("sevenths", "jazzier")
+
+
 def handles(edit: Edit) -> bool:
-    """Whether this family makes the edit: a recolour of chords, or one chord replaced."""
+    """Whether this family makes the edit: a recolour or extension of chords, or one replaced."""
     recolour = edit.operation in ("darker", "brighter")
-    return edit.operation == "chord" or (
-        recolour and (edit.scope.chord is not None or edit.scope.harmony)
+    return (
+        edit.operation == "chord"
+        or edit.operation in EXTENSIONS
+        or (recolour and (edit.scope.chord is not None or edit.scope.harmony))
     )
 
 
 def apply(revision: Revision, edit: Edit) -> Revision:
-    """The revision with the progression recoloured or one chord replaced."""
+    """The revision with the progression recoloured or extended, or one chord replaced."""
     revision = revision.fork()
     if edit.operation == "chord":
         _replace_chord(revision, edit)
@@ -59,7 +65,12 @@ def _recolour(revision: Revision, edit: Edit) -> None:
         indices = [index]
     else:
         indices = list(range(count))
-    new = recoloured(progression, indices, edit.operation, revision.voicing_style)
+    if edit.operation in EXTENSIONS:
+        new = extended(
+            progression, indices, ninths=edit.operation == "jazzier", style=revision.voicing_style
+        )
+    else:
+        new = recoloured(progression, indices, edit.operation, revision.voicing_style)
     moved = [i for i in indices if new.chords[i] != progression.chords[i]]
     progression_changed(revision, new)
     for i in moved:
@@ -67,7 +78,8 @@ def _recolour(revision: Revision, edit: Edit) -> None:
     what = "; ".join(
         f"chord {i + 1} {progression.chords[i].symbol} → {new.chords[i].symbol}" for i in moved
     )
-    revision.sentences.append(f"Made it {edit.operation} ({what}).")
+    done = {"sevenths": "Added sevenths", "jazzier": "Made the chords jazzier"}
+    revision.sentences.append(f"{done.get(edit.operation, f'Made it {edit.operation}')} ({what}).")
 
 
 def _replace_chord(revision: Revision, edit: Edit) -> None:
@@ -121,6 +133,71 @@ def recoloured(
     if not moved:
         raise EditError(f"that is already as {direction.removesuffix('er')} as those chords go.")
     return progression.model_copy(update={"chords": chords})
+
+
+def extended(
+    progression: EnrichedProgression,
+    indices: Sequence[int],
+    *,
+    ninths: bool = False,
+    style: str = "close",
+) -> EnrichedProgression:
+    """The chords at `indices` with the key's own seventh added (and a ninth, for "jazzier").
+
+    The seventh is the scale's: Imaj7, ii7, V7, viiø7 in major. A ninth is added
+    only where it is a whole step above the root (no b9 outside a dominant), the
+    way a jazz pianist colours a ii–V–I; chords with their ninth already reach
+    for the next colour (m11, 13, maj9#11). Raises EditError when none can grow.
+    """
+    key = song_key(progression)
+    chords = list(progression.chords)
+    moved = 0
+    for index in indices:
+        try:
+            chord = parse_chord(chords[index].symbol)
+        except ChordSyntaxError:
+            continue
+        new = _with_extensions(chord, key, ninths)
+        if new is None:
+            continue
+        chords[index] = _placed(new, chords, index, key, chords[index], style)
+        moved += 1
+    if not moved:
+        what = "ninths" if ninths else "sevenths"
+        raise EditError(f"every chord has its {what} already.")
+    return progression.model_copy(update={"chords": chords})
+
+
+def _with_extensions(chord: Chord, key: Key, ninths: bool) -> Chord | None:
+    tones = set(chord.degrees)
+    if not any(d == 3 for d, _ in tones) or any(d == 6 for d, _ in tones):
+        return None  # a sus or sixth chord keeps its own colour
+    if not any(d == 7 for d, _ in tones):
+        in_key = (chord.root_pc + 11) % 12 in key.pitch_classes
+        major_triad = (3, 0) in tones and (5, 0) in tones
+        tones.add((7, 0) if in_key and major_triad else (7, -1))
+    natural_ninth = (chord.root_pc + 2) % 12 in key.pitch_classes or (3, 0) in tones
+    if ninths and natural_ninth and (5, -1) not in tones and not any(d == 9 for d, _ in tones):
+        tones.add((9, 0))
+    if ninths and tones == set(chord.degrees) and (9, 0) in tones:
+        tones |= _upper_extension(chord, key)
+    if tones == set(chord.degrees):
+        return None
+    return Chord(chord.root_name, frozenset(tones), chord.bass_name)
+
+
+def _upper_extension(chord: Chord, key: Key) -> set[tuple[int, int]]:
+    """Past the ninth: m11 on a minor chord, 13 on a dominant, #11 on a major one in the key."""
+    tones = set(chord.degrees)
+    if any(d in (11, 13) for d, _ in tones):
+        return set()
+    if (3, -1) in tones and (5, 0) in tones:
+        return {(11, 0)}
+    if (3, 0) in tones and (7, -1) in tones:
+        return {(13, 0)}
+    if (3, 0) in tones and (chord.root_pc + 6) % 12 in key.pitch_classes:
+        return {(11, 1)}
+    return set()
 
 
 def with_chord(

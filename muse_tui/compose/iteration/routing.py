@@ -53,6 +53,6 @@ def route_kind(text: str, request: ChangeRequest, session_open: bool) -> Route:
     reading = read_prompt(text, intent_lexicon(), artist_table())
     if (reading.genres or reading.artists) and not _changes_something(said):
         return "compose"  # "dark trap at 140" with a song open: a new song, not a change
-    if request.kind in ("change", "praise"):
-        return "modify"  # praise: modify says so and changes nothing
+    if request.kind in ("change", "praise", "vague"):
+        return "modify"  # praise and a vague wish: modify answers and changes nothing
     return "unclear"  # "could you add a pad?" asks for a change the edits do not know yet

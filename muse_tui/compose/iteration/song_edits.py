@@ -1,6 +1,12 @@
-"""Whole-song edits: tempo, key, mode and genre, each an expensive change the producer confirms."""
+"""Whole-song edits: tempo, key, mode and genre, each an expensive change the producer confirms.
+
+"Sadder" and "happier" are mood words: a major song goes minor (and a minor one
+major); a song already in the mood asked for gets darker (or brighter) chords.
+"""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from muse_tui.compose.harmony import song_key
 from muse_tui.compose.requests import Edit
@@ -8,18 +14,30 @@ from muse_tui.contracts import TEMPO_LIMITS, CreativityDials, GenreDNAVector
 from muse_tui.knowledge.genres import genre_table
 from muse_tui.theory import parse_key
 
+from . import chord_edits
 from .chord_edits import transposed
 from .revision import EditError, Revision
 
 OPERATIONS = ("key", "transpose", "mode", "tempo", "tempo_by", "genre")
+#: Mood words: the mode they move to, from which modes, and the harmony edit otherwise.
+MOODS = {
+    "sadder": ("minor", ("major", "lydian", "mixolydian"), "darker"),
+    "happier": ("major", ("minor", "aeolian", "dorian", "phrygian"), "brighter"),
+}
 
 
 def handles(edit: Edit) -> bool:
-    return edit.operation in OPERATIONS
+    return edit.operation in OPERATIONS or edit.operation in MOODS
 
 
 def apply(revision: Revision, edit: Edit) -> Revision:
     """The revision moved to another key, tempo or genre."""
+    if edit.operation in MOODS:
+        mode, moves_from, harmony = MOODS[edit.operation]
+        if song_key(revision.song).mode in moves_from:
+            return apply(revision, Edit("mode", value=mode))
+        recolour = Edit(harmony, replace(edit.scope, harmony=True))  # type: ignore[arg-type]
+        return chord_edits.apply(revision, recolour)
     revision = revision.fork()
     if edit.operation in ("key", "transpose", "mode"):
         _key(revision, edit)

@@ -11,7 +11,13 @@ from muse_tui.compose.dials import lifted
 from muse_tui.compose.intent import blend_genres
 from muse_tui.contracts import PipelineIntent, StandingEdit, Take
 
-STANDING_KINDS = ("density", "ghost_notes", "swing")
+#: The order standing edits are applied in: the feel first, then what fills it, resting last.
+STANDING_KINDS = (
+    "feel", "density", "ghost_notes", "swing", "accent", "hat_rolls", "fills", "build",
+    "slides", "tacet",
+)  # fmt: skip
+#: Kinds whose steps add up ("busier" twice is two steps); the others are on or off.
+ADDITIVE = ("density", "swing", "accent", "fills")
 ALL_PARTS = "all"
 #: The genre-DNA choice a role's structural variant swaps (pads and leads vary by density).
 STYLE_FIELD = {
@@ -32,7 +38,7 @@ def with_standing_edit(intent: PipelineIntent, edit: StandingEdit) -> PipelineIn
     kept, value = [], edit.value
     for old in intent.standing_edits:
         if (old.role, old.kind, old.section) == (edit.role, edit.kind, edit.section):
-            same_way = old.value * edit.value > 0 and edit.kind != "ghost_notes"
+            same_way = old.value * edit.value > 0 and edit.kind in ADDITIVE
             value = old.value + edit.value if same_way else edit.value
             continue
         kept.append(old)
