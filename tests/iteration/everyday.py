@@ -488,10 +488,22 @@ def effect_more(stem: str, kind: str) -> Check:
 
 
 def section_bars(kind: str, change: int) -> Check:
+    """The section grew by `change` bars, or (negative) shrank by up to that, never to nothing.
+
+    A 4-bar outro made shorter keeps half of it: taking all 4 would be "cut the outro".
+    """
+
     def check(h: Heard) -> None:
         old = next(s for s in h.before.state.arrangement.sections if s.kind == kind)  # type: ignore[union-attr]
         new = next(s for s in h.after.arrangement.sections if s.kind == kind)  # type: ignore[union-attr]
-        assert new.bars - old.bars == change, f"{kind} {old.bars} → {new.bars} bars"
+        moved = new.bars - old.bars
+        if change > 0:
+            assert moved == change, f"{kind} {old.bars} → {new.bars} bars"
+        else:
+            assert change <= moved < 0 and new.bars >= 1, f"{kind} {old.bars} → {new.bars} bars"
+        before = h.before.state.arrangement.total_bars  # type: ignore[union-attr]
+        after = h.after.arrangement.total_bars  # type: ignore[union-attr]
+        assert after - before == moved, "the rest of the song moved with it"
 
     return check
 
