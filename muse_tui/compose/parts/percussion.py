@@ -68,8 +68,10 @@ def percussion_voices(ctx: PartContext) -> set[str]:
 
 
 def _plays_genre_groove(ctx: PartContext, named: bool) -> bool:
-    """Whether the track plays the genre's own figure: always, unless it is only there for a
-    named sound in a genre that carries no hand percussion."""
+    """Whether the track plays the genre's own figure as well as the sounds named.
+
+    Always, unless it is only there for a named sound in a genre without hand percussion.
+    """
     genre_roles = ctx.intent.genre_dna.roles if ctx.intent.genre_dna else []
     return not named or "percussion" in genre_roles
 
