@@ -52,6 +52,8 @@ class DrumPattern(Contract):
     """One drum groove: a grid per voice, all the same length (one or more bars)."""
 
     voices: dict[DrumVoice, str] = Field(min_length=1)
+    #: The tempos (BPM) it is played at, and only there (a blast beat); None: any tempo.
+    tempo_range: tuple[float, float] | None = None
 
     @field_validator("voices")
     @classmethod

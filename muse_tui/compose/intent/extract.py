@@ -29,6 +29,8 @@ _NAME_TOKEN = re.compile(r"[A-Z][\w$'&.\-]*[\w$]|[A-Z]{2,}")
 _NAME_JOINERS = {"of", "the", "de", "van", "von", "del", "da", "la", "le", "&"}
 _PUNCTUATION = ',!?;:()".'
 _SENTENCE_BREAK = re.compile(r"[.!?;:\n]\s*$")
+#: A genre written as a style ("Dilla-style", "Memphis style") names the song's playing.
+_STYLE_WORD = re.compile(r"[\s-]style$", re.IGNORECASE)
 #: What may stand between the words of a listed set ("drums, bass and keys", "piano + 808").
 _LIST_GAP = re.compile(r"(?:\s*(?:,|&|\+|/|\band\b|\bplus\b)?\s*)+")
 #: A listed set names at least this many instruments in a row; fewer is a passing mention.
@@ -79,8 +81,14 @@ class PromptReading:
         return any(asked) or any(shaped) or bool(self.unknown_names)
 
     def compound(self, first: GenreMention, second: GenreMention) -> bool:
-        """Two genres written as one name ("jazz house"): the first colours the second."""
+        """Two genres written as one name ("jazz house"): the first colours the second.
+
+        "Dilla-style lo-fi" is not one: a genre named as a style is what the song
+        is played in, so it stands beside the other at full weight.
+        """
         between = self.text[first.end : second.start]
+        if _STYLE_WORD.search(self.text[first.start : first.end]):
+            return False
         return second.start >= first.end and re.fullmatch(r"[\s-]*", between) is not None
 
 

@@ -10,7 +10,6 @@ producer's constraints ("no drums except kick") applied last.
 from __future__ import annotations
 
 import random
-import re
 
 from muse_tui.knowledge.rhythm import DrumPattern, FamilyRhythm, HatRoll, HatRollRules
 from muse_tui.theory.drums import VOICE_PITCHES
@@ -20,8 +19,8 @@ from ..seeding import derive_rng
 from .context import PartContext, PartDraft
 from .fills import crash_in, section_end
 from .grid import STEP
-from .kit import hit, play
-from .tracks import requested_kit_sounds
+from .kit import allowed_voices, hit, play
+from .percussion import percussion_voices
 
 _BUSIER = {"sparse": "base", "base": "busy", "busy": "busy"}
 #: How far along its density's list each kind of section steps from the song's main pattern.
@@ -53,63 +52,37 @@ def write_drums(ctx: PartContext, rng: random.Random) -> PartDraft:
     if crash_in(ctx):
         notes.append(hit(ctx, "crash", "X", 0.0))
     notes = section_end(ctx, family, notes, rng)
-    if "percussion" in ctx.intent.roles:  # a named cowbell or conga is its track's, not doubled
-        own = _named_hand_percussion(ctx)
-        notes = [n for n in notes if n.voice not in own]
+    taken = percussion_voices(ctx)  # a shaker or cowbell the percussion track plays, not doubled
+    notes = [n for n in notes if n.voice not in taken]
     allowed = allowed_voices(ctx.intent.constraints, ctx.table.drums.voice_words)
     if allowed is not None:
         notes = [n for n in notes if n.voice in allowed]
     return PartDraft(notes=notes, feel=ctx.feel)
 
 
-def _named_hand_percussion(ctx: PartContext) -> set[str]:
-    """Hand-percussion voices of the kit sounds the producer named (they play on their track)."""
-    hand = set(ctx.table.drums.hand_percussion)
-    return {v for sound in requested_kit_sounds(ctx.intent) for v in sound.kit_voices} & hand
-
-
-def allowed_voices(constraints: list[str], words: dict[str, list[str]]) -> set[str] | None:
-    """The drum voices the producer's constraints leave (None: no drum constraint).
-
-    "no drums except kick" and "kick only" keep what they name; "no hi-hats"
-    drops what it names; "no drums" drops everything. Constraints naming no
-    drum ("only piano") are not about drums and change nothing.
-    """
-    allowed: set[str] | None = None
-    dropped: set[str] = set()
-    for constraint in constraints:
-        text = " " + re.sub(r"[^a-z0-9\- ]", " ", constraint.lower()) + " "
-        named = {
-            voice
-            for word, voices in words.items()
-            if re.search(rf"(?<![a-z-]){re.escape(word)}(?![a-z-])", text)
-            for voice in voices
-        }
-        if re.search(r"\b(except|only|just)\b", text):
-            if named:
-                allowed = named if allowed is None else allowed & named
-        elif re.search(r"\b(no|without)\b", text):
-            if named:
-                dropped |= named
-            elif re.search(r"\bdrums?\b", text):
-                allowed = set()
-    if allowed is None and not dropped:
-        return None
-    return (set(VOICE_PITCHES) if allowed is None else allowed) - dropped
-
-
 def _groove(ctx: PartContext, family: FamilyRhythm, rng: random.Random) -> list[Draft]:
     """The section's groove, bar by bar: a main pattern and variations at phrase ends."""
     levels = family.patterns
-    main = main_pattern(ctx, getattr(levels, ctx.density))
+    main = main_pattern(ctx, at_tempo(getattr(levels, ctx.density), ctx.song.tempo))
     chance = 0.35 + 0.4 * ctx.style.rhythmic
     notes: list[Draft] = []
     for bar in range(ctx.bars):
         pattern = main
         if bar % 4 == 3 and bar != ctx.bars - 1 and rng.random() < chance:
-            pattern = rng.choice(getattr(levels, _BUSIER[ctx.density]))
+            pattern = rng.choice(at_tempo(getattr(levels, _BUSIER[ctx.density]), ctx.song.tempo))
         notes += play(ctx, pattern, [bar])
     return notes
+
+
+def at_tempo(patterns: list[DrumPattern], bpm: float) -> list[DrumPattern]:
+    """The patterns a density plays at this tempo.
+
+    A pattern tied to a tempo range (a metal blast beat) plays only there, and there it is
+    what the density plays: a drummer blasts because the song is that fast, not by chance.
+    """
+    tied = [p for p in patterns if p.tempo_range is not None]
+    inside = [p for p in tied if p.tempo_range[0] <= bpm <= p.tempo_range[1]]  # type: ignore[index]
+    return inside or [p for p in patterns if p.tempo_range is None] or patterns
 
 
 def main_pattern(ctx: PartContext, patterns: list[DrumPattern]) -> DrumPattern:

@@ -10,8 +10,7 @@ from muse_tui.knowledge.rhythm import DrumPattern
 
 from ..humanize import Draft
 from .context import PartContext, PartDraft
-from .drums import allowed_voices
-from .kit import play
+from .kit import allowed_voices, play
 from .tracks import requested_kit_sounds
 
 
@@ -24,9 +23,8 @@ def write_percussion(ctx: PartContext, rng: random.Random) -> PartDraft:
     anyway, and thins out when the section is quiet.
     """
     named = requested_kit_sounds(ctx.intent)
-    genre_roles = ctx.intent.genre_dna.roles if ctx.intent.genre_dna else []
     notes = [n for sound in named for n in _named_sound(ctx, sound)]
-    if not named or "percussion" in genre_roles:
+    if _plays_genre_groove(ctx, bool(named)):
         taken = {voice for sound in named for voice in sound.kit_voices}
         notes += [n for n in _genre_groove(ctx, rng) if n.voice not in taken]
     allowed = allowed_voices(ctx.intent.constraints, ctx.table.drums.voice_words)
@@ -54,14 +52,47 @@ def _accents_only(pattern: DrumPattern) -> DrumPattern:
     return DrumPattern(voices=thinned)
 
 
+def percussion_voices(ctx: PartContext) -> set[str]:
+    """The hand-percussion voices the song's percussion track plays in this section.
+
+    The kit leaves them to it, so a shaker or a cowbell is heard once, not doubled by
+    the kit's own (the kit keeps them in a song without a percussion track).
+    """
+    if "percussion" not in ctx.intent.roles:
+        return set()
+    named = requested_kit_sounds(ctx.intent)
+    voices = {voice for sound in named for voice in sound.kit_voices}
+    if _plays_genre_groove(ctx, bool(named)):
+        voices |= {v for p in _genre_patterns(ctx) for v in _heard_voices(p, ctx.density)}
+    return voices & set(ctx.table.drums.hand_percussion)
+
+
+def _plays_genre_groove(ctx: PartContext, named: bool) -> bool:
+    """Whether the track plays the genre's own figure as well as the sounds named.
+
+    Always, unless it is only there for a named sound in a genre without hand percussion.
+    """
+    genre_roles = ctx.intent.genre_dna.roles if ctx.intent.genre_dna else []
+    return not named or "percussion" in genre_roles
+
+
+def _genre_patterns(ctx: PartContext) -> list[DrumPattern]:
+    family = ctx.table.drums.families.get(ctx.style.family)  # type: ignore[call-overload]
+    return (family.percussion if family else []) or ctx.table.drums.percussion
+
+
+def _heard_voices(pattern: DrumPattern, density: str) -> list[str]:
+    """A figure's voices at a density: its first alone when quiet, two at base, all when busy."""
+    voices = list(pattern.voices)
+    if density == "sparse":
+        return voices[:1]
+    if density == "base":
+        return voices[:2]
+    return voices
+
+
 def _genre_groove(ctx: PartContext, rng: random.Random) -> list[Draft]:
     """The drum family's hand-percussion pattern, fewer voices when the section is quiet."""
-    family = ctx.table.drums.families.get(ctx.style.family)  # type: ignore[call-overload]
-    patterns = (family.percussion if family else []) or ctx.table.drums.percussion
-    pattern = rng.choice(patterns)
-    voices = list(pattern.voices)
-    if ctx.density == "sparse":
-        voices = voices[:1]
-    elif ctx.density == "base" and len(voices) > 2:
-        voices = voices[:2]
-    return [n for n in play(ctx, pattern, range(ctx.bars), scale=0.85) if n.voice in set(voices)]
+    pattern = rng.choice(_genre_patterns(ctx))
+    voices = set(_heard_voices(pattern, ctx.density))
+    return [n for n in play(ctx, pattern, range(ctx.bars), scale=0.85) if n.voice in voices]

@@ -26,8 +26,8 @@ TIME = {"closed_hat", "pedal_hat", "open_hat", "ride"}
 Bar = dict[str, set[int]]  # voice → the 16th steps it plays in one bar
 
 
-def drum_bars(genre: str, seed: int, section: int = VERSE) -> list[Bar]:
-    """The voices and steps of each bar of one section of a song in `genre`."""
+def drum_bars(genre: str, seed: int, section: int = VERSE, tempo: float | None = None) -> list[Bar]:
+    """The voices and steps of each bar of one section of a song in `genre` (at its tempo)."""
     dna = genre_table().get(genre)
     intent = PipelineIntent(
         genre=[genre],
@@ -35,7 +35,7 @@ def drum_bars(genre: str, seed: int, section: int = VERSE) -> list[Bar]:
         genre_dna=dna,
         creativity_dials=CreativityDials(harmonic=0.2, rhythmic=0.3),
     )
-    tracks = write_song(intent, song(tempo=dna.tempo_default), seed)
+    tracks = write_song(intent, song(tempo=tempo or dna.tempo_default), seed)
     region = _kit(tracks, "drums").regions[section]
     bars: list[Bar] = [{} for _ in range(round(region.length_beats / 4))]
     for note in region.notes:
