@@ -76,7 +76,7 @@ class PitchBend(Contract):
 
 
 class ChannelPressure(Contract):
-    """Channel pressure (aftertouch for the whole channel, 0–127) at a beat: how hard a key is held."""
+    """Channel pressure (whole-channel aftertouch, 0–127) at a beat: how hard keys are held."""
 
     beat: float = Field(ge=0)
     value: int = MidiByte

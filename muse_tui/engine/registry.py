@@ -10,6 +10,7 @@ from __future__ import annotations
 from muse_tui.compose.arrangement import arrange_for_intent, describe_arrangement
 from muse_tui.compose.assembly import arrange_for_playback
 from muse_tui.compose.critics import score_song, weakest_stage
+from muse_tui.compose.expression import plan_expression
 from muse_tui.compose.harmony import ProgressionError, describe_progression, generate_progression
 from muse_tui.compose.intent import decompose
 from muse_tui.compose.iteration.section_edits import whole_song
@@ -230,7 +231,7 @@ def sounds_stage(song: SongState, ctx: StageContext) -> StageResult:
 
 def assembly_stage(song: SongState, ctx: StageContext) -> StageResult:
     """S6: the arranged song as one SMF plus one file per track."""
-    playable = arrange_for_playback(song)
+    playable = arrange_for_playback(plan_expression(song, ctx.prompt))
     with ctx.tool("write_song_midi"):
         files = write_song_midi(ctx.session_dir, playable, arranged=True)
     paths = [f.path for f in files]
