@@ -87,7 +87,7 @@ _WORD = r"[a-z_ ]+?"
 #: "filter sweep on the pad over the build", "vibrato on the lead", "aftertouch on the pads".
 _ASKED = re.compile(
     rf"(?P<what>filter sweep|mod wheel|sustain pedal|channel pressure|aftertouch|vibrato|"
-    rf"scoops?|swells?)\s+(?:on|to|for)\s+(?:the\s+)?(?P<role>{_WORD})"
+    rf"scoops?|swells?)\s+(?:on|to|for|from|off)\s+(?:the\s+)?(?P<role>{_WORD})"
     rf"(?:\s+(?:over|in|during|through)\s+(?:the\s+|each\s+|every\s+)?(?P<section>{_WORD}))?"
     rf"(?=$|[,.;!?]|\s+(?:and|with|at|in|over)\b)"
 )
@@ -146,10 +146,24 @@ def requested(prompt: str) -> list[ExpressionRequest]:
     return from_phrases(prompt)
 
 
+def edit_value(request: ExpressionRequest, add: bool) -> str:
+    """An expression change as a change request's value: '+' or '-', then the request as JSON."""
+    return ("+" if add else "-") + request.to_json(indent=None)
+
+
+_REMOVING = re.compile(r"\b(?:no|remove|without|take|drop|lose|kill|stop|lift)\b(?:\s+the)?\s*$")
+
+
 def from_phrases(text: str) -> list[ExpressionRequest]:
     """ "filter sweep on the pad over the build" → a CC74 curve on the pad in build sections."""
-    requests: list[ExpressionRequest] = []
-    for found in _ASKED.finditer(" ".join(text.lower().split())):
+    return [request for request, add in expression_changes(text) if add]
+
+
+def expression_changes(text: str) -> list[tuple[ExpressionRequest, bool]]:
+    """Expressions a sentence asks to add (True) or take away (False, "no vibrato on the lead")."""
+    changes: list[tuple[ExpressionRequest, bool]] = []
+    said = " ".join(text.lower().split())
+    for found in _ASKED.finditer(said):
         role = _role(found.group("role"))
         if role is None:
             continue
@@ -159,9 +173,10 @@ def from_phrases(text: str) -> list[ExpressionRequest]:
             request = _curve(role, _CURVE_WORDS[what], section)
         else:
             request = ExpressionRequest(kind=_KIND_WORDS[what], role=role, section=section)
-        if request not in requests:
-            requests.append(request)
-    return requests
+        add = not _REMOVING.search(said[max(0, found.start() - 16) : found.start()])
+        if (request, add) not in changes:
+            changes.append((request, add))
+    return changes
 
 
 def from_block(block: Mapping[str, Any]) -> list[ExpressionRequest]:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from muse_tui.compose.expression import edit_value, expression_changes
 from muse_tui.compose.intent.extract import PromptReading, read_prompt
 from muse_tui.compose.intent.text import bounded
 from muse_tui.knowledge.artists import artist_table
@@ -69,6 +70,12 @@ def parse_request(text: str) -> ChangeRequest:
     lower = said.lower()
     if history := _history_request(said, lower):
         return history
+    if asked := expression_changes(said):  # "add sustain pedal to the keys": no notes change
+        return ChangeRequest(
+            said,
+            "change",
+            tuple(Edit("expression", Scope(role=r.role), edit_value(r, add)) for r, add in asked),
+        )
     reading = read_prompt(said, intent_lexicon(), artist_table())
     words = edit_words()
     edits = [*_song_edits(said, lower, reading)]

@@ -27,6 +27,7 @@ Operation = Literal[
     "no_ghost_notes", "more_swing", "less_swing", "key", "transpose", "mode", "tempo",
     "tempo_by", "genre", "preset", "effect_more", "effect_less", "effect_remove",
     "volume_up", "volume_down", "pan", "mute", "unmute", "chord", "freeze", "unfreeze",
+    "expression",
 ]  # fmt: skip
 
 

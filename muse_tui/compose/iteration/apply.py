@@ -6,11 +6,11 @@ from typing import TypeVar, cast
 
 from muse_tui.compose.requests import Edit
 
-from . import chord_edits, mix_edits, part_edits, song_edits, sound_edits
+from . import chord_edits, expression_edits, mix_edits, part_edits, song_edits, sound_edits
 from .revision import EditError, Revision
 
 # A darker *chord* is harmony, a darker *mix* is tone: harmony is asked first.
-FAMILIES = (chord_edits, sound_edits, part_edits, song_edits, mix_edits)
+FAMILIES = (chord_edits, sound_edits, part_edits, song_edits, mix_edits, expression_edits)
 R = TypeVar("R", bound=Revision)
 
 
