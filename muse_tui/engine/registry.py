@@ -13,6 +13,7 @@ from muse_tui.compose.critics import score_song, weakest_stage
 from muse_tui.compose.expression import plan_expression
 from muse_tui.compose.harmony import ProgressionError, describe_progression, generate_progression
 from muse_tui.compose.intent import decompose
+from muse_tui.compose.intent.structured import StructuredPromptError
 from muse_tui.compose.iteration.section_edits import whole_song
 from muse_tui.compose.parts import PART_DEPENDENCIES, choose_tracks, summarize_part, write_part
 from muse_tui.compose.seeding import derive_rng
@@ -92,6 +93,8 @@ def intent_stage(song: SongState, ctx: StageContext) -> StageResult:
                 hint="fix the file or restore it from the repository",
                 recoverable=False,
             ) from None
+        except StructuredPromptError as exc:  # the sentence names the line; asking again won't help
+            raise StageFailure("INVALID_INPUT", str(exc), recoverable=False) from None
     intent = result.intent.model_copy(update={"raw_prompt": ctx.prompt})
     # An explicit --bars wins over the prompt; the settings' default replaces only a length
     # S1 guessed (the prompt named none).

@@ -152,6 +152,28 @@ def looks_structured(prompt: str) -> bool:
     return False
 
 
+def structured_route(prompt: str, session_open: bool) -> tuple[str, str] | None:
+    """Where a structured prompt's `Mode:` sends it, and the words to read as a change.
+
+    compose → "compose"; edit → "modify" (its Request and Vibe words are the change),
+    or "unclear" with no song open; ask → "question". None for a plain sentence or
+    a prompt without a Mode; a header block YAML cannot read goes to "compose",
+    where S1 says which line is wrong.
+    """
+    try:
+        parsed = parse_structured(prompt)
+    except StructuredPromptError:
+        return ("compose", prompt) if looks_structured(prompt) else None
+    if parsed is None or parsed.mode is None:
+        return None
+    target = (parsed.target or "").partition(":")[2].strip().lower()  # "track:Bass" → "bass"
+    said = [parsed.request, *(word for word, _ in parsed.vibes)]
+    words = ", ".join(f"the {target} {w}" if target else w for w in said if w)
+    if parsed.mode == "edit":
+        return ("modify" if session_open else "unclear"), words
+    return ("question" if parsed.mode == "ask" else "compose"), words
+
+
 def parse_structured(prompt: str, lexicon: IntentLexicon | None = None) -> StructuredPrompt | None:
     """The fields a structured prompt sets, or None for a plain sentence.
 

@@ -159,6 +159,7 @@ def _parses_or_fails_in_one_sentence(prompt: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 @settings(
     max_examples=10_000,
     deadline=None,
