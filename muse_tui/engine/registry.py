@@ -7,13 +7,15 @@ its one-line summary. No musical decision is made here.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from muse_tui.compose.arrangement import arrange_for_intent, describe_arrangement
 from muse_tui.compose.assembly import arrange_for_playback
 from muse_tui.compose.critics import score_song, weakest_stage
 from muse_tui.compose.expression import plan_expression
 from muse_tui.compose.harmony import ProgressionError, describe_progression, generate_progression
 from muse_tui.compose.intent import decompose
-from muse_tui.compose.intent.structured import StructuredPromptError
+from muse_tui.compose.intent.structured import StructuredPromptError, merged_effects
 from muse_tui.compose.iteration.section_edits import whole_song
 from muse_tui.compose.parts import PART_DEPENDENCIES, choose_tracks, summarize_part, write_part
 from muse_tui.compose.seeding import derive_rng
@@ -223,6 +225,10 @@ def sounds_stage(song: SongState, ctx: StageContext) -> StageResult:
     """S5: a sound and an effect chain for every track, and the shared reverb bus."""
     with ctx.tool("assign_sounds"):
         plan = assign_sounds(song, _intent(ctx), ctx.rng("sounds"))
+        plan = replace(
+            plan,
+            effect_chains=merged_effects(plan.effect_chains, song.tracks, ctx.prompt, song.tempo),
+        )
     new = apply_sounds(song, plan)
     effects = sum(len(chain.effects) for chain in plan.effect_chains)
     summary = f"{len(plan.presets)} sounds, {effects} effects" + (

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import yaml
 
+from muse_tui.compose.effects import chain_id
 from muse_tui.compose.intent.enrich import SONG_BARS
+from muse_tui.compose.iteration.chain_edits import with_effect
 from muse_tui.contracts.intent import (
     Ambiguity,
     DurationRange,
@@ -28,7 +30,10 @@ from muse_tui.contracts.intent import (
     PipelineIntent,
     TempoAnalysis,
 )
+from muse_tui.contracts.song import EffectChain, Track
 from muse_tui.contracts.vocabulary import TRACK_ROLES, TrackRole
+from muse_tui.knowledge import effects_table
+from muse_tui.knowledge.edit_words import edit_words
 from muse_tui.knowledge.lexicon import IntentLexicon
 from muse_tui.theory import KeySyntaxError, parse_key
 
@@ -91,6 +96,10 @@ _ROLE_WORDS: dict[str, TrackRole] = {
     "comping": "chords",
     "harmony": "chords",
 }
+
+
+#: `Effects:` words the edit vocabulary does not spell this way: the seed's own examples.
+_EFFECT_WORDS = {"room": "reverb", "tube": "drive", "chorus": "chorus", "tremolo": "tremolo"}
 
 
 class StructuredPromptError(ValueError):
@@ -527,3 +536,38 @@ def _settled_summary(intent: PipelineIntent, prompt: StructuredPrompt) -> str:
     if intent.duration is not None and intent.duration.min == intent.duration.max:
         text += f", {intent.duration.min} bars"
     return f"{text} (structured prompt)."
+
+
+def merged_effects(
+    chains: Sequence[EffectChain], tracks: Sequence[Track], prompt: str, bpm: float
+) -> list[EffectChain]:
+    """S5's effect chains with a structured prompt's `Effects:` inserts added where missing.
+
+    `Effects: {lead: {delay: dotted eighth}, drums: {compression: …}}` adds the
+    effects file's default delay to the lead and compressor to the drums; an
+    effect a chain already has is left as S5 tuned it, and words no effect
+    answers to are skipped.
+    """
+    try:
+        parsed = parse_structured(prompt)
+    except StructuredPromptError:
+        return list(chains)
+    if parsed is None or not parsed.effects:
+        return list(chains)
+    table, words = effects_table(), edit_words().effect_words
+    result = {c.target_id: c for c in chains}
+    for target, asked in parsed.effects.items():
+        role = _role_of(target, None)
+        for track in (t for t in tracks if t.role == role):
+            chain = result.get(track.id) or EffectChain(id=chain_id(track.id), target_id=track.id)
+            for word in asked:
+                kind = words.get(word) or _EFFECT_WORDS.get(word)
+                if (
+                    kind is None
+                    or kind not in table.units
+                    or any(e.kind == kind for e in chain.effects)
+                ):
+                    continue
+                chain = with_effect(chain, kind, "effect_more", table, bpm)
+            result[track.id] = chain
+    return list(result.values())

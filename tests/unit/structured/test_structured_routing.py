@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from muse_tui.compose.intent.structured import merged_effects
 from muse_tui.contracts import PipelineConfig
+from muse_tui.contracts.song import Effect, EffectChain, Track
 from muse_tui.engine.orchestrator import Orchestrator, run_blocking
 from muse_tui.engine.registry import product_stages
 from muse_tui.engine.routing import route
@@ -43,3 +45,15 @@ def test_a_yaml_error_fails_the_intent_stage_once_naming_the_line(tmp_path: Path
     record = pipeline.stages[1]
     assert record.error is not None and "line 5" in record.error.message
     assert len(record.attempt_errors) <= 1, "not retried: the same text fails the same way"
+
+
+def test_effects_blocks_add_the_missing_inserts_and_keep_the_ones_there() -> None:
+    lead = Track(id="00000000-0000-4000-8000-000000000001", name="Lead", role="lead", channel=3)
+    keys = Track(id="00000000-0000-4000-8000-000000000002", name="Keys", role="keys", channel=2)
+    tuned = Effect(kind="chorus", name="Chorus", parameters={"rate_hz": 0.3})
+    chains = [EffectChain(id="fx-keys", target_id=keys.id, effects=[tuned])]
+    merged = merged_effects(chains, [lead, keys], _example("expressive"), bpm=84)
+    by_target = {c.target_id: c for c in merged}
+    assert [e.kind for e in by_target[lead.id].effects] == ["delay"]
+    assert by_target[keys.id].effects == [tuned], "S5's own chorus is kept as it was tuned"
+    assert merged_effects(chains, [lead, keys], "dark trap", bpm=84) == chains
