@@ -25,6 +25,6 @@ class Routed:
 def route(text: str, session_open: bool) -> Routed:
     """Where what the producer typed goes, and its reading as a change request."""
     if structured := structured_route(text, session_open):  # a STORI PROMPT's Mode: decides
-        return Routed(structured[0], parse_request(structured[1]))  # type: ignore[arg-type]
+        return Routed(structured[0], parse_request(structured[1]))
     request = parse_request(text)
     return Routed(route_kind(text, request, session_open), request)

@@ -38,6 +38,8 @@ from muse_tui.knowledge.lexicon import IntentLexicon
 from muse_tui.theory import KeySyntaxError, parse_key
 
 StructuredMode = Literal["compose", "edit", "ask"]
+#: Where `Mode:` sends a prompt: the values of `compose.iteration.routing.Route`.
+RoutedTo = Literal["compose", "modify", "question", "unclear"]
 
 #: The headers the format defines (matched without regard to case).
 HEADERS = (
@@ -161,7 +163,7 @@ def looks_structured(prompt: str) -> bool:
     return False
 
 
-def structured_route(prompt: str, session_open: bool) -> tuple[str, str] | None:
+def structured_route(prompt: str, session_open: bool) -> tuple[RoutedTo, str] | None:
     """Where a structured prompt's `Mode:` sends it, and the words to read as a change.
 
     compose → "compose"; edit → "modify" (its Request and Vibe words are the change),
