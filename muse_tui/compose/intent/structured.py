@@ -152,15 +152,18 @@ class StructuredPrompt:
 
 
 def looks_structured(prompt: str) -> bool:
-    """The prompt opens with `STORI PROMPT` or with a header of the format (`Style: trap`)."""
-    for line in prompt.splitlines():
-        if not line.strip():
-            continue
-        if _BANNER.match(line):
-            return True
-        found = _HEADER_LINE.match(line)
-        return found is not None and found.group(1).lower() in _BY_FOLDED
-    return False
+    """The prompt opens with `STORI PROMPT`, or with a header and has at least two of them.
+
+    One header-like line is not enough: "tempo: 87, boom-bap, Am" is a sentence.
+    """
+    lines = [line for line in prompt.splitlines() if line.strip()]
+    if not lines:
+        return False
+    if _BANNER.match(lines[0]):
+        return True
+    headers = [_HEADER_LINE.match(line) for line in lines]
+    known = [h for h in headers if h is not None and h.group(1).lower() in _BY_FOLDED]
+    return bool(known) and known[0] is headers[0] and len(known) >= 2
 
 
 def structured_route(prompt: str, session_open: bool) -> tuple[RoutedTo, str] | None:

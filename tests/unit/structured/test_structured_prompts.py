@@ -61,6 +61,8 @@ def test_a_sentence_is_not_structured() -> None:
     assert parse_structured("dark trap at 140 in Am, key of the night") is None
     assert not looks_structured("Make me a beat: trap, 140")
     assert looks_structured("\n  \nStyle: trap\nKey: Am")
+    assert not looks_structured("tempo: 87, boom-bap, Am")  # one header-like line is a sentence
+    assert decompose("tempo: 87, boom-bap, Am").intent.genre == ["boom_bap"]
 
 
 def test_what_the_headers_set_is_settled_and_not_asked() -> None:
