@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from muse_tui.compose.intent.structured import parse_structured
+from muse_tui.compose.transitions import ramp_region_id
 from muse_tui.contracts.song import (
     TRACK_ROLES,
     ChannelPressure,
@@ -319,6 +320,7 @@ def _expression_region(
         elif request.kind == "cc_curve":
             over = [(0.0, _end(notes))] if request.section is None else spans or []
             controls += cc_curve(request, over, channel)
+    controls = _clear_of_ramps(controls, _ramp_windows(track.id, regions))
     if not (controls or bends or pressures):
         return None
     last = max([c.beat for c in controls] + [b.beat for b in bends] + [p.beat for p in pressures])
@@ -334,6 +336,36 @@ def _expression_region(
 
 
 Placed = tuple[float, float, int]  # start, end, pitch in song beats
+
+
+def _ramp_windows(track_id: str, regions: Sequence[Region]) -> dict[int, list[tuple[float, float]]]:
+    """Controller → the beat spans a transition ramp moves it (a build's mod wheel…)."""
+    beats: dict[int, list[float]] = {}
+    for region in regions:
+        if region.id == ramp_region_id(track_id):
+            for cc in region.control_changes:
+                beats.setdefault(cc.controller, []).append(region.start_beat + cc.beat)
+    windows: dict[int, list[tuple[float, float]]] = {}
+    for controller, found in beats.items():
+        spans: list[tuple[float, float]] = []
+        for beat in sorted(found):
+            if spans and beat - spans[-1][1] <= 2 * RAMP_STEP_BEATS:
+                spans[-1] = (spans[-1][0], beat)
+            else:
+                spans.append((beat, beat))
+        windows[controller] = spans
+    return windows
+
+
+def _clear_of_ramps(
+    controls: list[ControlChange], windows: Mapping[int, list[tuple[float, float]]]
+) -> list[ControlChange]:
+    """A transition ramp owns its controller while it moves: expression steps aside there."""
+    return [
+        c
+        for c in controls
+        if not any(a - 1e-6 <= c.beat <= b + 1e-6 for a, b in windows.get(c.controller, ()))
+    ]
 
 
 def chord_changes(notes: Sequence[Placed]) -> list[tuple[float, float]]:

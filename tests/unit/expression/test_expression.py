@@ -20,6 +20,7 @@ from muse_tui.compose.expression import (
 )
 from muse_tui.contracts.song import ExpressionRequest, SongState
 from muse_tui.store.checkpoint import load_checkpoint
+from tests.io.songs import build_song, three_sections
 
 SIXTEENTH_BEAT = 1 / 16
 
@@ -184,3 +185,35 @@ def test_pressure_on_the_pad_lets_go_and_the_sweep_ramps_over_the_build(
 def test_an_organ_gets_no_pedal() -> None:
     song = SongState()
     assert plan_expression(song, "").expression == []
+
+
+def test_a_build_ramp_owns_the_mod_wheel_while_it_moves() -> None:
+    """The lead's vibrato (CC1) steps aside where a build transition sweeps CC1."""
+    arrangement = three_sections(
+        verse=("drums", "bass", "chords", "lead"), verse_transition="build"
+    )
+    song = build_song(arrangement=arrangement)
+    lead = song.track("lead")
+    assert lead is not None
+    long_notes = [n.model_copy(update={"duration_beats": 3.0}) for n in lead.notes[::2]]
+    region = lead.regions[0].model_copy(update={"notes": long_notes})
+    song = song.model_copy(
+        update={
+            "tracks": [
+                t if t.role != "lead" else t.model_copy(update={"regions": [region]})
+                for t in song.tracks
+            ],
+            "expression": [ExpressionRequest(kind="vibrato", role="lead")],
+        }
+    )
+    played = arrange_for_playback(song).track("lead")
+    assert played is not None
+    wheel = sorted(
+        (r.start_beat + c.beat, c.value)
+        for r in played.regions
+        for c in r.control_changes
+        if c.controller == 1
+    )
+    build = [v for b, v in wheel if 8 * 4 <= b < 12 * 4]  # the verse's last four bars
+    assert build and build == sorted(build), "only the ramp moves CC1 during the build"
+    assert any(v for b, v in wheel if b >= 12 * 4), "vibrato comes back after it"
