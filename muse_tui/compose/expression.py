@@ -22,7 +22,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from muse_tui.compose.intent.structured import parse_structured
-from muse_tui.compose.transitions import ramp_region_id
 from muse_tui.contracts.song import (
     TRACK_ROLES,
     ChannelPressure,
@@ -320,7 +319,7 @@ def _expression_region(
         elif request.kind == "cc_curve":
             over = [(0.0, _end(notes))] if request.section is None else spans or []
             controls += cc_curve(request, over, channel)
-    controls = _clear_of_ramps(controls, _ramp_windows(track.id, regions))
+    controls = _clear_of_others(controls, _owned_windows(regions))
     if not (controls or bends or pressures):
         return None
     last = max([c.beat for c in controls] + [b.beat for b in bends] + [p.beat for p in pressures])
@@ -338,13 +337,13 @@ def _expression_region(
 Placed = tuple[float, float, int]  # start, end, pitch in song beats
 
 
-def _ramp_windows(track_id: str, regions: Sequence[Region]) -> dict[int, list[tuple[float, float]]]:
-    """Controller → the beat spans a transition ramp moves it (a build's mod wheel…)."""
+def _owned_windows(regions: Sequence[Region]) -> dict[int, list[tuple[float, float]]]:
+    """Controller → the beat spans the track already moves it: a transition ramp (a build's
+    mod wheel), or the part's own moves (a pad generator's own swells)."""
     beats: dict[int, list[float]] = {}
     for region in regions:
-        if region.id == ramp_region_id(track_id):
-            for cc in region.control_changes:
-                beats.setdefault(cc.controller, []).append(region.start_beat + cc.beat)
+        for cc in region.control_changes:
+            beats.setdefault(cc.controller, []).append(region.start_beat + cc.beat)
     windows: dict[int, list[tuple[float, float]]] = {}
     for controller, found in beats.items():
         spans: list[tuple[float, float]] = []
@@ -357,10 +356,10 @@ def _ramp_windows(track_id: str, regions: Sequence[Region]) -> dict[int, list[tu
     return windows
 
 
-def _clear_of_ramps(
+def _clear_of_others(
     controls: list[ControlChange], windows: Mapping[int, list[tuple[float, float]]]
 ) -> list[ControlChange]:
-    """A transition ramp owns its controller while it moves: expression steps aside there."""
+    """Whatever already moves a controller owns it while it moves: expression steps aside."""
     return [
         c
         for c in controls
