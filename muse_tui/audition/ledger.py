@@ -1,8 +1,9 @@
 """The sounding-notes ledger: which notes each track holds down, so none can stick.
 
 A note-off goes out only for a note the ledger saw go on, and a release sends
-the note-offs for everything still held, then sustain off, bend centre and All
-Notes Off on the channels involved: the same order Seq66 and isobar use.
+the note-offs for everything still held, then sustain off, channel pressure 0,
+bend centre and All Notes Off on the channels involved: the order Seq66 and isobar
+use, with the pressure reset before the bend so no held key stays "pressed".
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ class SoundingNotes:
     def __init__(self) -> None:
         self._held: dict[str, Counter[tuple[int, int]]] = {}
         self._bent: set[int] = set()
+        self._pressed: set[int] = set()
 
     def note_on(self, track_id: str, channel: int, pitch: int) -> None:
         self._held.setdefault(track_id, Counter())[(channel, pitch)] += 1
@@ -42,6 +44,13 @@ class SoundingNotes:
         else:
             self._bent.add(channel)
 
+    def pressed(self, channel: int, value: int) -> None:
+        """Remember channels left with channel pressure, to release it on release."""
+        if value:
+            self._pressed.add(channel)
+        else:
+            self._pressed.discard(channel)
+
     def count(self, track_id: str | None = None) -> int:
         """How many notes are held (by one track, or by all)."""
         tracks = [track_id] if track_id is not None else list(self._held)
@@ -50,7 +59,7 @@ class SoundingNotes:
     def release(
         self, track_ids: Iterable[str] | None = None, channels: Iterable[int] = ()
     ) -> list[Message]:
-        """Let go: note-offs for the held notes, then sustain off, bend centre, All Notes Off.
+        """Let go: note-offs, then sustain off, pressure 0, bend centre, All Notes Off.
 
         `track_ids` limits the note-offs to those tracks (None: every track);
         `channels` are where the controller resets go.
@@ -64,6 +73,10 @@ class SoundingNotes:
                 messages.extend([(0x80 | channel, pitch, 0)] * times)
         resets = sorted(set(channels))
         messages.extend((0xB0 | ch, CC_SUSTAIN, 0) for ch in resets)
+        for ch in resets:
+            if ch in self._pressed:
+                self._pressed.discard(ch)
+                messages.append((0xD0 | ch, 0))
         for ch in resets:
             if ch in self._bent:
                 self._bent.discard(ch)

@@ -23,7 +23,15 @@ from muse_tui.audition.clock import Transport
 from muse_tui.audition.ledger import Message, SoundingNotes
 from muse_tui.audition.ports import OutputPort
 from muse_tui.audition.priority import keep_time_first
-from muse_tui.audition.schedule import BEND, NOTE_OFF, NOTE_ON, Part, message, song_end_beat
+from muse_tui.audition.schedule import (
+    BEND,
+    NOTE_OFF,
+    NOTE_ON,
+    PRESSURE,
+    Part,
+    message,
+    song_end_beat,
+)
 
 SPIN = 0.0015  # wake this early, then spin: the OS oversleeps by up to a millisecond or so
 CHECK_EVERY = 0.25  # seconds between "is the port still there / is Python exiting" checks
@@ -145,6 +153,8 @@ class Performer:
             self.ledger.note_on(track_id, part.channel, event[2])
         elif kind == BEND:
             self.ledger.bent(part.channel, event[2])
+        elif kind == PRESSURE:
+            self.ledger.pressed(part.channel, event[2])
         self._send([message(event, part.channel)])
 
     def _switch_due(self) -> None:

@@ -2,7 +2,7 @@
 
 Events are plain tuples `(beat, kind, data1, data2)` because the player thread
 compares and walks thousands of them. At the same beat they sort note-offs
-first, then controllers and bends, then note-ons, low to high: a re-struck note
+first, then controllers, pressure and bends, then note-ons, low to high: a re-struck note
 is released before it sounds again, and a sustain or bend lands before the
 note it shapes. Every event of a track goes out on the track's channel, so
 drums are on channel 10 (index 9) whatever the notes say.
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from muse_tui.contracts import Note, Region, SongState, Track
 
-NOTE_OFF, CONTROL, BEND, NOTE_ON = 0, 1, 2, 3
+NOTE_OFF, CONTROL, PRESSURE, BEND, NOTE_ON = 0, 1, 2, 3, 4
 
 CC_VOLUME, CC_PAN, CC_SUSTAIN = 7, 10, 64
 CC_ALL_SOUND_OFF, CC_ALL_NOTES_OFF = 120, 123
@@ -47,7 +47,7 @@ class Part:
 
 
 def region_events(regions: Iterable[Region]) -> list[Event]:
-    """Every note-on/off, controller and bend of the regions, placed in song beats."""
+    """Every note-on/off, controller, pressure and bend of the regions, placed in song beats."""
     events: list[Event] = []
     for region in regions:
         offset = region.start_beat
@@ -59,6 +59,8 @@ def region_events(regions: Iterable[Region]) -> list[Event]:
             events.append((offset + cc.beat, CONTROL, cc.controller, cc.value))
         for bend in region.pitch_bends:
             events.append((offset + bend.beat, BEND, bend.value + BEND_CENTRE, 0))
+        for pressure in region.channel_pressures:
+            events.append((offset + pressure.beat, PRESSURE, pressure.value, 0))
     events.sort()
     return events
 
@@ -125,6 +127,8 @@ def message(event: Event, channel: int) -> tuple[int, ...]:
         return (0x80 | channel, data1, 0)
     if kind == CONTROL:
         return (0xB0 | channel, data1, data2)
+    if kind == PRESSURE:
+        return (0xD0 | channel, data1)
     return (0xE0 | channel, data1 & 0x7F, data1 >> 7)
 
 

@@ -12,6 +12,7 @@ import click
 from rich.console import Console
 
 from muse_tui.compose.intent import SONG_BARS, decompose
+from muse_tui.compose.intent.structured import StructuredPromptError, parse_structured
 from muse_tui.contracts import ComposerPipeline, PipelineConfig
 from muse_tui.engine.orchestrator import Orchestrator, run_blocking
 from muse_tui.engine.protocols import ApprovalGate, AutoApprove
@@ -77,7 +78,8 @@ def compose(
     quality_gate: bool,
     as_json: bool,
 ) -> None:
-    """Compose a song from PROMPT and write its session folder."""
+    """Compose a song from PROMPT and write its session folder ("-" reads it from stdin)."""
+    prompt = _read_prompt(prompt, as_json)
     if not prompt.strip():
         raise click.BadParameter(
             'say what you want, e.g. "dark trap, 140, key of Am"', param_hint="PROMPT"
@@ -116,6 +118,21 @@ def compose(
     if playback is not None:
         playback.wait()
     _report(pipeline, root, as_json)
+
+
+def _read_prompt(prompt: str, as_json: bool) -> str:
+    """The prompt as typed, or stdin verbatim for "-"; a structured prompt must read as YAML.
+
+    A header block YAML cannot read is a usage error named by its line, before
+    any session folder is made.
+    """
+    if prompt == "-":
+        prompt = sys.stdin.read()
+    try:
+        parse_structured(prompt)
+    except StructuredPromptError as exc:
+        fail(str(exc), code=ExitCode.USAGE, as_json=as_json)
+    return prompt
 
 
 @click.command()

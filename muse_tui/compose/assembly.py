@@ -22,6 +22,7 @@ from muse_tui.knowledge.rhythm import rhythm_table
 from muse_tui.knowledge.tracks import TrackTable
 
 from .humanize import played_note
+from .expression import with_expression
 from .transitions import RAMP_STEP_BEATS, ramp_region_id, transition_ramps
 
 #: A note this early before a section it may play in still belongs to it (humanised pickups).
@@ -61,6 +62,7 @@ def arrange_for_playback(song: SongState) -> SongState:
                 )
             )
         tracks.append(_with_sound(track, channel, regions, tracks_table))
+    tracks = with_expression(song, tracks)  # pedal, vibrato, swells… fitted to these notes
     return song.model_copy(update={"tracks": remove_overlaps(tracks)})
 
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from muse_tui.compose.expression import edit_value, expression_changes
 from muse_tui.compose.intent.extract import PromptReading, read_prompt
 from muse_tui.compose.intent.text import bounded
 from muse_tui.knowledge.artists import artist_table
@@ -74,6 +75,13 @@ def parse_request(text: str) -> ChangeRequest:
     lower = said.lower()
     if history := _history_request(said, lower):
         return history
+    if asked := expression_changes(said):  # "add sustain pedal to the keys": no notes change
+        return ChangeRequest(
+            said,
+            "change",
+            tuple(Edit("expression", Scope(role=r.role), edit_value(r, add)) for r, add in asked),
+        )
+
     from muse_tui.compose.iteration.entities import daw_edits  # it builds on Edit, defined here
 
     if daw := daw_edits(said):

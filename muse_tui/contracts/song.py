@@ -75,6 +75,34 @@ class PitchBend(Contract):
     channel: int = Field(default=0, ge=0, le=15)
 
 
+class ChannelPressure(Contract):
+    """Channel pressure (whole-channel aftertouch, 0–127) at a beat: how hard keys are held."""
+
+    beat: float = Field(ge=0)
+    value: int = MidiByte
+    channel: int = Field(default=0, ge=0, le=15)
+
+
+ExpressionKind = Literal["sustain", "vibrato", "scoop", "swell", "pressure", "cc_curve"]
+
+
+class ExpressionRequest(Contract):
+    """How a part is played beyond its notes: pedal, vibrato, scoops, swells, pressure, CC curves.
+
+    Assembly writes the controller data from these each time the song is arranged,
+    so it always fits the notes. `section` is a section kind (None: the whole
+    song); a `cc_curve` ramps `controller` from `start_value` to `end_value` over
+    each such section ("filter sweep on the pad over the build": CC74 on the pad).
+    """
+
+    kind: ExpressionKind
+    role: TrackRole
+    section: str | None = None
+    controller: int | None = Field(default=None, ge=0, le=127)
+    start_value: int = Field(default=0, ge=0, le=127)
+    end_value: int = Field(default=127, ge=0, le=127)
+
+
 class Region(Contract):
     """A clip on a track: notes and controller data placed from `start_beat`."""
 
@@ -85,6 +113,7 @@ class Region(Contract):
     notes: list[Note] = Field(default_factory=list)
     control_changes: list[ControlChange] = Field(default_factory=list)
     pitch_bends: list[PitchBend] = Field(default_factory=list)
+    channel_pressures: list[ChannelPressure] = Field(default_factory=list)
 
     @property
     def end_beat(self) -> float:
@@ -321,6 +350,8 @@ class SongState(Contract):
     arrangement: Arrangement | None = None
     progression: EnrichedProgression | None = None
     history: list[HistoryEntry] = Field(default_factory=list)
+    #: How the parts are played; None until assembly first plans it, [] for none at all.
+    expression: list[ExpressionRequest] | None = None
 
     @property
     def beats_per_bar(self) -> float:

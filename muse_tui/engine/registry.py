@@ -7,11 +7,15 @@ its one-line summary. No musical decision is made here.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from muse_tui.compose.arrangement import arrange_for_intent, describe_arrangement
 from muse_tui.compose.assembly import arrange_for_playback
 from muse_tui.compose.critics import score_song, weakest_stage
+from muse_tui.compose.expression import plan_expression
 from muse_tui.compose.harmony import ProgressionError, describe_progression, generate_progression
 from muse_tui.compose.intent import decompose
+from muse_tui.compose.intent.structured import StructuredPromptError, merged_effects
 from muse_tui.compose.iteration.section_edits import whole_song
 from muse_tui.compose.parts import PART_DEPENDENCIES, choose_tracks, summarize_part, write_part
 from muse_tui.compose.seeding import derive_rng
@@ -91,6 +95,8 @@ def intent_stage(song: SongState, ctx: StageContext) -> StageResult:
                 hint="fix the file or restore it from the repository",
                 recoverable=False,
             ) from None
+        except StructuredPromptError as exc:  # the sentence names the line; asking again won't help
+            raise StageFailure("INVALID_INPUT", str(exc), recoverable=False) from None
     intent = result.intent.model_copy(update={"raw_prompt": ctx.prompt})
     # An explicit --bars wins over the prompt; the settings' default replaces only a length
     # S1 guessed (the prompt named none).
@@ -219,6 +225,10 @@ def sounds_stage(song: SongState, ctx: StageContext) -> StageResult:
     """S5: a sound and an effect chain for every track, and the shared reverb bus."""
     with ctx.tool("assign_sounds"):
         plan = assign_sounds(song, _intent(ctx), ctx.rng("sounds"))
+        plan = replace(
+            plan,
+            effect_chains=merged_effects(plan.effect_chains, song.tracks, ctx.prompt, song.tempo),
+        )
     new = apply_sounds(song, plan)
     effects = sum(len(chain.effects) for chain in plan.effect_chains)
     summary = f"{len(plan.presets)} sounds, {effects} effects" + (
@@ -230,7 +240,7 @@ def sounds_stage(song: SongState, ctx: StageContext) -> StageResult:
 
 def assembly_stage(song: SongState, ctx: StageContext) -> StageResult:
     """S6: the arranged song as one SMF plus one file per track."""
-    playable = arrange_for_playback(song)
+    playable = arrange_for_playback(plan_expression(song, ctx.prompt))
     with ctx.tool("write_song_midi"):
         files = write_song_midi(ctx.session_dir, playable, arranged=True)
     paths = [f.path for f in files]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from muse_tui.compose.intent.structured import structured_route
 from muse_tui.compose.iteration.routing import Route, route_kind
 from muse_tui.compose.requests import ChangeRequest, parse_request
 
@@ -23,5 +24,7 @@ class Routed:
 
 def route(text: str, session_open: bool) -> Routed:
     """Where what the producer typed goes, and its reading as a change request."""
+    if structured := structured_route(text, session_open):  # a STORI PROMPT's Mode: decides
+        return Routed(structured[0], parse_request(structured[1]))
     request = parse_request(text)
     return Routed(route_kind(text, request, session_open), request)

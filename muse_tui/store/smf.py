@@ -39,6 +39,7 @@ _MIDO_FIELDS = {
     0x90: ("note_on", "note", "velocity"),
     0xB0: ("control_change", "control", "value"),
     0xC0: ("program_change", "program"),
+    0xD0: ("aftertouch", "value"),
 }
 
 #: One event of a track: its absolute tick, its order among events at that tick, its bytes.
@@ -137,6 +138,7 @@ def song_end_tick(song: SongState, ppq: int = PPQ) -> int:
             beats = max(beats, *(region.start_beat + n.end_beat for n in region.notes), 0.0)
             beats = max(beats, *(region.start_beat + c.beat for c in region.control_changes), 0.0)
             beats = max(beats, *(region.start_beat + b.beat for b in region.pitch_bends), 0.0)
+            beats = max(beats, *(region.start_beat + p.beat for p in region.channel_pressures), 0.0)
     return _tick(beats, ppq)
 
 
@@ -244,6 +246,9 @@ def _instrument(track: Track, ppq: int) -> list[Event]:
             value = bend.value + 8192  # 14 bits from 0, low 7 bits first
             message = bytes((0xE0 | channel, value & 0x7F, value >> 7))
             events.append((_tick(offset + bend.beat, ppq), _CONTROL, message))
+        for pressure in region.channel_pressures:
+            message = bytes((0xD0 | channel, pressure.value))
+            events.append((_tick(offset + pressure.beat, ppq), _CONTROL, message))
     return _no_stacked_notes(events)
 
 

@@ -17,6 +17,7 @@ import mido
 
 from muse_tui.compose.assembly import arrange_for_playback
 from muse_tui.contracts import ControlChange, Note, PitchBend, Region, SongState, Track, new_id
+from muse_tui.contracts.song import ChannelPressure
 from muse_tui.store.smf import midi_bytes, song_to_midifile, track_to_midifile, write_song_midi
 from tests.io.songs import build_song, ids, three_sections
 
@@ -114,3 +115,45 @@ def test_the_mido_view_encodes_to_the_same_bytes_as_the_written_files(tmp_path: 
     alone = (tmp_path / "midi" / "sub_bass.mid").read_bytes()
     assert midi_bytes(track_to_midifile(song, bass)) == alone
     assert midi_bytes(mido.MidiFile(file=io.BytesIO(full))) == full, "mido writes what it reads"
+
+
+def _expressive_track() -> Track:
+    """Keys with a sustain pedal, channel pressure swelling and falling, and a scoop."""
+    rng = ids(34)
+    notes = [Note(pitch=60, velocity=80, start_beat=0, duration_beats=2)]
+    notes.append(Note(pitch=64, velocity=70, start_beat=2, duration_beats=2))
+    region = Region(
+        id=new_id(rng),
+        name="keys",
+        start_beat=4,
+        length_beats=8,
+        notes=notes,
+        control_changes=[
+            ControlChange(beat=0.03, controller=64, value=127),
+            ControlChange(beat=1.97, controller=64, value=0),
+        ],
+        pitch_bends=[PitchBend(beat=2, value=-2048), PitchBend(beat=2.125, value=0)],
+        channel_pressures=[
+            ChannelPressure(beat=0, value=40),
+            ChannelPressure(beat=0.5, value=90),
+            ChannelPressure(beat=1.0, value=90),  # running status: no status byte again
+            ChannelPressure(beat=6.5, value=0),  # past the last note: the track ends here
+        ],
+    )
+    return Track(id=new_id(rng), name="Rhodes", role="keys", channel=3, program=4, regions=[region])
+
+
+def test_channel_pressure_is_encoded_as_mido_writes_it_and_reads_back(tmp_path: Path) -> None:
+    song = build_song(tempo=90).model_copy(update={"tracks": [_expressive_track()]})
+    write_song_midi(tmp_path, song, arranged=True)
+    data = (tmp_path / "midi" / "keys.mid").read_bytes()
+    assert midi_bytes(track_to_midifile(song, song.tracks[0])) == data
+    assert midi_bytes(mido.MidiFile(file=io.BytesIO(data))) == data, "mido writes what it reads"
+    read = mido.MidiFile(file=io.BytesIO(data)).tracks[1]
+    tick, pressures = 0, []
+    for message in read:
+        tick += message.time
+        if message.type == "aftertouch":
+            pressures.append((tick / 480, message.channel, message.value))
+    assert pressures == [(4.0, 3, 40), (4.5, 3, 90), (5.0, 3, 90), (10.5, 3, 0)]
+    assert _digest(data) == "a06c267d4f151b19da46ed9cc8ccd25a4e779ddb67eb58ac17e8ca7434787354"

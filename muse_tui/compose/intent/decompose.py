@@ -15,6 +15,7 @@ from muse_tui.compose.intent.enrich import (
     track_roles,
 )
 from muse_tui.compose.intent.extract import PromptReading, read_prompt
+from muse_tui.compose.intent.structured import parse_structured, settle
 from muse_tui.compose.intent.tempo import TempoChoice, TempoSource, choose_tempo, genre_words
 from muse_tui.contracts.intent import (
     Ambiguity,
@@ -45,6 +46,10 @@ def decompose(
     """
     genres = genre_table(root)
     lexicon = intent_lexicon(root)
+    if (structured := parse_structured(prompt, lexicon)) is not None:  # headers set, never asked
+        return settle(
+            decompose(structured.as_text(), preferred_genre=preferred_genre, root=root), structured
+        )
     artists = artist_table(root)
     reading = read_prompt(prompt, lexicon, artists)
     choice = choose_genres(reading, artists, lexicon, genres, preferred_genre)

@@ -8,6 +8,7 @@ from muse_tui.compose.requests import Edit
 
 from . import (
     chord_edits,
+    expression_edits,
     mix_edits,
     part_edits,
     placed_harmony,
@@ -28,6 +29,7 @@ FAMILIES = (
     song_edits,
     track_edits,
     mix_edits,
+    expression_edits,
 )
 R = TypeVar("R", bound=Revision)
 #: Edits read from a request whose family is not on this branch, named for the producer.
