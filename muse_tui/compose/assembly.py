@@ -21,8 +21,8 @@ from muse_tui.contracts.song import (
 from muse_tui.knowledge.rhythm import rhythm_table
 from muse_tui.knowledge.tracks import TrackTable
 
-from .humanize import played_note
 from .expression import with_expression
+from .humanize import played_note
 from .transitions import RAMP_STEP_BEATS, ramp_region_id, transition_ramps
 
 #: A note this early before a section it may play in still belongs to it (humanised pickups).
