@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from muse_tui.compose.melody.recurrence import MotifMark, Span, find_motifs
-
 if TYPE_CHECKING:
+    from muse_tui.compose.melody.recurrence import MotifMark
     from muse_tui.contracts import Note, Section
 
 BLACK_KEYS = frozenset({1, 3, 6, 8, 10})
@@ -140,9 +139,14 @@ class RollForm:
             Band(s.name, s.start_bar * beats_per_bar, s.end_bar * beats_per_bar, i)
             for i, s in enumerate(ordered)
         ]
-        spans = [Span(b.start, b.end) for b in self.bands] or [Span(0.0, total_beats)]
-        line = [(n.start_beat, n.pitch) for n in notes]
-        self.motifs: list[MotifMark] = [] if drums else find_motifs(line, spans, beats_per_bar)
+        self.motifs: list[MotifMark] = []
+        if notes and not drums:
+            # Imported here: the music code loads after the studio's first frame is painted.
+            from muse_tui.compose.melody.recurrence import Span, find_motifs
+
+            spans = [Span(b.start, b.end) for b in self.bands] or [Span(0.0, total_beats)]
+            line = [(n.start_beat, n.pitch) for n in notes]
+            self.motifs = find_motifs(line, spans, beats_per_bar)
         self.families = list(dict.fromkeys(m.family for m in self.motifs))
         self._band_starts = [b.start for b in self.bands]
         self._motif_starts = [m.start for m in self.motifs]
