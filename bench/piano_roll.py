@@ -5,8 +5,9 @@ Run: .venv/bin/python bench/piano_roll.py SESSION_DIR [--out PNG] [--bars A-B]
 One lane per track, top to bottom in the file's order: drums as a hit grid with the kit
 voices named, pitched tracks on a pitch axis (C of each octave labelled). Sections from
 the SMF markers are shaded bands labelled with name and length (repeats share a shade);
-every bar has a line and every 4th a stronger one; a note's opacity is its velocity; each
-bar of a lead is lettered by its shape (A B A B is a motif, A B C D… is none). Bars
+every bar has a line and every 4th a stronger one; a note's opacity is its velocity; a
+lead's recurring two-bar units are outlined and lettered A, A', B… (the studio roll's
+marks, from `compose.melody.recurrence`; a unit heard once has none). Bars
 count from 1, as MPC Beats shows them. Needs matplotlib (a dev extra).
 """
 
@@ -28,13 +29,15 @@ from matplotlib.patches import Rectangle  # noqa: E402
 from pretty_midi import program_to_instrument_name  # noqa: E402
 
 from bench.listening.heard import HeardSong, HeardTrack, read_session  # noqa: E402
-from bench.listening.metrics import shape  # noqa: E402
+from muse_tui.compose.melody.recurrence import Span, find_motifs  # noqa: E402
 from muse_tui.theory.drums import DRUM_NAMES  # noqa: E402
 
 # One colour per lane, in order; distinct on white and readable at low opacity.
 LANE_COLOURS = (
     "#c0392b", "#2471a3", "#7d3c98", "#d68910", "#17a589", "#2e4053", "#a04000", "#1e8449",
 )  # fmt: skip
+#: Motif colours, A first (as the studio roll's): an outline and a letter per occurrence.
+MOTIF_COLOURS = ("#1f77b4", "#e67e22", "#8e44ad", "#27ae60", "#c0392b")
 SECTION_SHADES = ("#f4f6f7", "#eaf2f8", "#fef9e7", "#f5eef8", "#e9f7ef", "#fdedec")
 NOTE_NAMES = ("C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B")
 
@@ -109,33 +112,34 @@ def draw_pitched(ax, track: HeardTrack, colour: str, bpb: float, lo: int, hi: in
         ax.axhline(p - 0.5, color="#d5d8dc", linewidth=0.4, zorder=0)
 
 
-def draw_motif_letters(ax, track: HeardTrack, bpb: float, lo: int, hi: int) -> None:
-    """Letter each bar of a lead by its shape (A, B, A…): a motif shows as a repeated letter.
+def draw_motifs(ax, track: HeardTrack, song: HeardSong, lo: int, hi: int) -> None:
+    """Outline each recurring two-bar unit of a lead and letter it (A, A', B…), coloured by motif.
 
-    Shapes ignore transposition, so a sequence of the same idea gets the same letter.
+    The units and letters are the studio roll's (`compose.melody.recurrence`): counted from
+    each section's first bar, transposition-free, a unit heard once left unmarked.
     """
-    by_bar: dict[int, list] = {}
-    for n in track.notes:
-        by_bar.setdefault(int(n.start // bpb), []).append(n)
+    bpb = song.beats_per_bar
+    spans = [Span(s.start_bar * bpb, (s.start_bar + s.bars) * bpb) for s in song.sections]
+    marks = find_motifs([(n.start, n.pitch) for n in track.notes], spans or [Span(0, 1e9)], bpb)
+    families = list(dict.fromkeys(m.family for m in marks))
     bottom, top = ax.get_ylim()
     ax.set_ylim(bottom, top + 3)  # headroom so the letters never sit on notes
-    letters: dict[tuple, str] = {}
-    for bar in range(lo, hi):
-        notes = by_bar.get(bar)
-        if not notes:
+    for mark in marks:
+        start, end = mark.start / bpb, mark.end / bpb
+        if end <= lo or start >= hi:
             continue
-        unit = shape(notes, bar * bpb)
-        letter = letters.setdefault(unit, motif_letter(len(letters)))
-        ax.text(
-            bar + 0.5, 0.97, letter, transform=ax.get_xaxis_transform(),
-            ha="center", va="top", fontsize=6.5, color="#1b2631",
+        colour = MOTIF_COLOURS[families.index(mark.family) % len(MOTIF_COLOURS)]
+        ax.add_patch(
+            Rectangle(
+                (start + 0.04, mark.low - 0.8), end - start - 0.08, mark.high - mark.low + 1.6,
+                facecolor=(*matplotlib.colors.to_rgb(colour), 0.12), edgecolor=colour,
+                linewidth=1.0, zorder=2,
+            )
         )  # fmt: skip
-
-
-def motif_letter(index: int) -> str:
-    """A, B, … Z, then A2, B2 …"""
-    letter = chr(ord("A") + index % 26)
-    return letter if index < 26 else f"{letter}{index // 26 + 1}"
+        ax.text(
+            start + 0.1, mark.high + 1.0, mark.letter, ha="left", va="bottom",
+            fontsize=7.5, fontweight="bold", color=colour, zorder=4,
+        )  # fmt: skip
 
 
 def lane_height(track: HeardTrack) -> float:
@@ -202,7 +206,7 @@ def render(song: HeardSong, out: Path, bars: str | None = None, title: str = "")
         else:
             draw_pitched(ax, track, colour, song.beats_per_bar, lo, hi)
             if track.role == "lead":
-                draw_motif_letters(ax, track, song.beats_per_bar, lo, hi)
+                draw_motifs(ax, track, song, lo, hi)
         ax.set_ylabel(lane_label(track), rotation=0, ha="right", va="center", fontsize=8)
         ax.set_xlim(lo, hi)
         ax.tick_params(axis="x", length=0)

@@ -28,6 +28,8 @@ from .harmony import nearest_pitch
 _BREATH = 0.05
 #: Silence after a note, in beats, that makes it a phrase end: it must be a chord tone.
 _PAUSE = 0.75
+#: The harmonic dial from which a restated hook may rest on a tension at a phrase end.
+_TENSION_DIAL = 0.3
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,7 @@ class _Line:
     notes: list[Draft] = field(default_factory=list)
     statements: dict[int, tuple[float, list[Draft]]] = field(default_factory=dict)  # motif bar →
     # (where it was first stated, its notes there)
+    kept: set[int] = field(default_factory=set)  # ids of restated notes kept as first stated
 
     def __post_init__(self) -> None:
         self.low, self.high = lead_window(self.ctx, self.idea.style)
@@ -117,7 +120,7 @@ class _Line:
             index = round(start / self.bar) % self.idea.motif.bars
             self._motif_bar(index, start)
         elif move == "repeat":
-            self._copy(self._bar_before(start), self.bar)
+            self._copy(self._bar_before(start), self.bar, literal=True)
         elif move == "echo":
             self._motif_bar(0, start)
         elif move == "sequence":
@@ -133,8 +136,9 @@ class _Line:
             self._answer(start, self.idea.answers[1 if final else 0], goal=None, final=final)
 
     def _motif_bar(self, index: int, start: float) -> None:
-        """The motif's bar `index` at `start`: as first stated, on the chord now sounding."""
-        self._copy(self._statement(index, start), 0.0)
+        """The motif's bar `index` at `start`: as first stated, kept where the chord now sounding
+        allows it."""
+        self._copy(self._statement(index, start), 0.0, literal=True)
 
     def _first_statement(self, start: float) -> list[Draft]:
         return self._statement(0, start)
@@ -158,10 +162,17 @@ class _Line:
         return [n for n in self.notes if start - self.bar <= n.start < start]
 
     def _copy(
-        self, notes: list[Draft], shift: float, *, steps: int = 0, limit: float | None = None
+        self,
+        notes: list[Draft],
+        shift: float,
+        *,
+        steps: int = 0,
+        limit: float | None = None,
+        literal: bool = False,
     ) -> None:
         """`notes` again `shift` beats later (moved `steps` along the scale), strong notes kept on
-        the chord now sounding."""
+        the chord now sounding. A `literal` restatement keeps every pitch the chord can take as a
+        tension: the hook comes back note for note over a new chord, as a sung hook does."""
         harmony = self.ctx.harmony
         for source in notes:
             when = source.start + shift
@@ -172,8 +183,12 @@ class _Line:
                 pitch = harmony.step(pitch, steps)
                 if not self.low <= pitch <= self.high:
                     pitch = _into(harmony.step(source.pitch, -steps), self.low, self.high)
-            pitch = self._on_chord(pitch, when, source.duration)
+            keep = literal and self._fits(pitch, when)
+            if not keep:
+                pitch = self._on_chord(pitch, when, source.duration)
             self.notes.append(Draft(pitch, source.velocity, when, source.duration, "lead"))
+            if keep:
+                self.kept.add(id(self.notes[-1]))
 
     def _answer(
         self,
@@ -193,9 +208,10 @@ class _Line:
         direction = 1 if before > goal else -1
         count = len(rhythm)
         for number, (onset, length) in enumerate(rhythm):
-            pitch = self.ctx.harmony.step(goal, direction * (count - 1 - number))
             when = start + onset
-            if number < count - 1:
+            pitch = goal  # the landing note as chosen: a chord tone the scale may not hold
+            if number < count - 1:  # (a harmonic-minor V's leading tone), so never stepped
+                pitch = self.ctx.harmony.step(goal, direction * (count - 1 - number))
                 pitch = self._on_chord(_into(pitch, self.low, self.high), when, length)
             self.notes.append(Draft(pitch, self._velocity(when, pitch), when, length, "lead"))
 
@@ -235,6 +251,13 @@ class _Line:
                 if abs(near - pitch) <= 2:
                     return near
         return self._chord_tone(pitch, when)
+
+    def _fits(self, pitch: int, when: float) -> bool:
+        """Whether `pitch` sits well over the chord at `when`: a chord tone, or a scale tone that
+        is not a semitone above one (the "avoid note", as the 11th over a major chord is)."""
+        tones = self.ctx.harmony.at(when).tones
+        pc = pitch % 12
+        return pc in tones or (self.ctx.harmony.in_scale(pitch) and (pc - 1) % 12 not in tones)
 
     def _chord_tone(self, pitch: int, when: float) -> int:
         chord = self.ctx.harmony.at(when)
@@ -319,11 +342,22 @@ class _Line:
             room = (after.start if after else self.ctx.length) - note.start
             share = max(articulation, 0.95) if note.duration >= 1 else articulation
             note.duration = max(0.1, min(note.duration * share, room - _BREATH))
-            if room - note.duration >= _PAUSE:  # a note before a breath is a place of rest
+            resting = room - note.duration >= _PAUSE  # a note before a breath is a place of rest
+            if resting and not self._rests_on_tension(note):
                 note.pitch = self._chord_tone(note.pitch, note.start)
             # A note on the bar line lands on it: rushed, it would fall in the bar before.
             note.locked = abs(note.start % self.bar) < 1e-6
         return kept
+
+    def _rests_on_tension(self, note: Draft) -> bool:
+        """Whether a restated note may end a phrase on a tension (a 9th, a 13th) instead of a
+        chord tone: where the genre's harmony is coloured (soul, R&B, gospel, jazz) a hook
+        comes back as it was over the new chord; plainer styles land on the chord."""
+        return (
+            id(note) in self.kept
+            and self.ctx.style.harmonic >= _TENSION_DIAL
+            and self._fits(note.pitch, note.start)
+        )
 
     def _last_of_kind(self) -> bool:
         """Whether no later section of this kind follows (the last chorus may end differently)."""

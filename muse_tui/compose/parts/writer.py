@@ -18,7 +18,7 @@ from muse_tui.contracts import (
 )
 from muse_tui.knowledge.rhythm import rhythm_table
 
-from ..arrangement.repeats import section_repeat
+from ..arrangement.repeats import develop_groove, section_repeat
 from ..humanize import humanize, tidy
 from ..transitions import build_entry_bar, drop_out, rest, shape_ending
 from .bass import write_bass
@@ -66,6 +66,8 @@ def write_part(
         ctx.section.transition, draft.notes, ctx.length, ctx.beats_per_bar, kit=kit
     )
     repeat = section_repeat(song, section)
+    if track.role == "drums":
+        drafts = develop_groove(drafts, repeat, ctx.bars, ctx.beats_per_bar)
     if repeat.drops_out(track.role):
         drafts = drop_out(drafts, repeat.dropout_bar, ctx.beats_per_bar)
     if entry := build_entry_bar(section, track.role):

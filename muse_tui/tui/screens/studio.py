@@ -260,7 +260,7 @@ class StudioScreen(Screen[None]):
         total = song.arrangement.total_bars * song.beats_per_bar if song.arrangement else 0.0
         roll.set_track(
             message.track, beats_per_bar=song.beats_per_bar, total_beats=total,
-            section=message.section,
+            section=message.section, sections=song.arrangement.sections if song.arrangement else (),
         )  # fmt: skip
         track = message.track
         where = f" · {message.section.name}" if message.section else ""

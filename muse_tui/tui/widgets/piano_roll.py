@@ -3,10 +3,16 @@
 A `ScrollView` on Textual's line API: only the lines on screen are drawn, and
 each line only visits the notes in view, so big parts scroll as fast as small
 ones. The ruler and the note names stay put while the grid scrolls.
+
+Two lines head the grid: the song's sections as alternating bands, named at
+their first bar and numbered at every other, and the track's recurring motifs
+(A, A', B… from `compose.melody.recurrence`), whose notes take the motif's
+colour, so the form and the hook coming back read at a glance.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
@@ -17,14 +23,19 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from .roll_model import RollModel, columns
+from .roll_model import RollForm, RollModel, columns
 
 if TYPE_CHECKING:
+    from muse_tui.compose.melody.recurrence import MotifMark
     from muse_tui.contracts import Section, Track
 
 ZOOMS = (1, 2, 4, 8)  # cells per beat
 SHADES = (0.4, 0.6, 0.8, 1.0)  # note colour strength by velocity quarter
 START_MARK = "▏"
+HEADER = 2  # lines above the grid: the sections with bar numbers, then the motifs
+#: Motif colours, A first; a motif's notes and its letter take the same one.
+MOTIF_COLOURS = ("#4fb8d8", "#e8a33d", "#c77ddb", "#7cc66b", "#e0675c")
+MOTIF_RUN = "─"
 
 
 class PianoRoll(ScrollView, can_focus=True):
@@ -70,11 +81,17 @@ class PianoRoll(ScrollView, can_focus=True):
         "piano-roll--playhead",
         "piano-roll--ruler",
         "piano-roll--section",
+        "piano-roll--band",
     }
+
+    DEFAULT_CSS = """
+    PianoRoll > .piano-roll--band { background: $secondary 25%; color: $foreground; }
+    """
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.model = RollModel([], drums=False, total_beats=16)
+        self.form = RollForm([], [], drums=False, beats_per_bar=4.0, total_beats=16)
         self.track: Track | None = None
         self.section: Section | None = None
         self.beats_per_bar = 4.0
@@ -94,9 +111,10 @@ class PianoRoll(ScrollView, can_focus=True):
 
     def set_track(
         self, track: Track | None, *, beats_per_bar: float, total_beats: float,
-        section: Section | None = None,
+        section: Section | None = None, sections: Sequence[Section] = (),
     ) -> None:  # fmt: skip
-        """Show a track; with a section, scroll to it and mark it on the ruler."""
+        """Show a track; with a section, scroll to it and mark it on the ruler. `sections` are
+        the song's, drawn as bands along the top."""
         changed = track is not self.track
         self.track, self.section, self.beats_per_bar = track, section, beats_per_bar
         if changed:
@@ -104,6 +122,10 @@ class PianoRoll(ScrollView, can_focus=True):
             self.zoom = 2 if drums else 1  # sixteenths for drums, eighths for the rest
             notes = track.notes if track else []
             self.model = RollModel(notes, drums=drums, total_beats=total_beats)
+            self.form = RollForm(
+                sections, notes, drums=drums, beats_per_bar=beats_per_bar,
+                total_beats=self.model.total_beats,
+            )  # fmt: skip
             labels = [len(r.label) for r in self.model.rows]
             self._label_width = min(max(labels, default=3) + 2, 16)
         self._resize()
@@ -127,7 +149,7 @@ class PianoRoll(ScrollView, can_focus=True):
 
     def _resize(self) -> None:
         cols = int(self.model.total_beats * self.cells_per_beat) + 1
-        self.virtual_size = Size(cols + self._label_width, len(self.model.rows) + 1)
+        self.virtual_size = Size(cols + self._label_width, len(self.model.rows) + HEADER)
 
     # ── actions ─────────────────────────────────────────────────────────────
 
@@ -166,12 +188,22 @@ class PianoRoll(ScrollView, can_focus=True):
         if self._styles is None:
             get = self.get_component_rich_style
             base = self.rich_style
-            names = ("white-key", "black-key", "label", "label-black", "beat", "bar", "note")
+            names = (
+                "white-key", "black-key", "label", "label-black", "beat", "bar", "note", "band",
+            )  # fmt: skip
             styles = {name: base + get(f"piano-roll--{name}") for name in names}
             styles["playhead"] = get("piano-roll--playhead")
             styles["ruler"] = base + get("piano-roll--ruler")
             styles["section"] = styles["ruler"] + get("piano-roll--section")
+            styles["band0"] = styles["ruler"]
+            styles["band1"] = styles["ruler"] + Style(bgcolor=styles["band"].bgcolor)
             note = Color.from_rich_color(styles["note"].bgcolor)
+            panel = Color.from_rich_color(styles["ruler"].bgcolor)
+            for index, hexa in enumerate(MOTIF_COLOURS):
+                motif = Color.parse(hexa)
+                styles[f"motif{index}"] = Style(
+                    color=motif.rich_color, bgcolor=panel.blend(motif, 0.2).rich_color, bold=True
+                )
             for key in ("white-key", "black-key"):
                 row = styles[key]
                 ground = Color.from_rich_color(row.bgcolor)
@@ -180,6 +212,9 @@ class PianoRoll(ScrollView, can_focus=True):
                 for level, shade in enumerate(SHADES):
                     colour = ground.blend(note, shade).rich_color
                     styles[f"note{level}-{key}"] = Style(bgcolor=colour, color=ground.rich_color)
+                for index, hexa in enumerate(MOTIF_COLOURS):
+                    colour = ground.blend(Color.parse(hexa), 0.85).rich_color
+                    styles[f"motif{index}-{key}"] = Style(bgcolor=colour, color=ground.rich_color)
             self._styles = styles
         return self._styles
 
@@ -191,7 +226,9 @@ class PianoRoll(ScrollView, can_focus=True):
             return Strip([Segment(text.ljust(width)[:width], self.rich_style)], width)
         if y == 0:
             return self._ruler(styles, width)
-        row_index = int(self.scroll_offset.y) + y - 1
+        if y == 1:
+            return self._motif_lane(styles, width)
+        row_index = int(self.scroll_offset.y) + y - HEADER
         if row_index >= len(self.model.rows):
             return Strip.blank(width, self.rich_style)
         row = self.model.rows[row_index]
@@ -215,6 +252,8 @@ class PianoRoll(ScrollView, can_focus=True):
         ):
             a, b = columns(start, end, cpb)
             note_style = styles[f"note{min(velocity // 32, 3)}-{key}"]
+            if (mark := self.form.motif_at(start)) is not None:
+                note_style = styles[f"{self._motif_style(mark)}-{key}"]
             for col in range(max(a, first), min(b, first + count)):
                 chars[col - first], cell_styles[col - first] = " ", note_style
             if first <= a < first + count:
@@ -226,6 +265,7 @@ class PianoRoll(ScrollView, can_focus=True):
         return Strip([Segment(label, label_style), *_runs(chars, cell_styles)], width)
 
     def _ruler(self, styles: dict[str, Style], width: int) -> Strip:
+        """The sections as alternating bands, each named at its first bar; bar numbers between."""
         cpb = self.cells_per_beat
         first, count = int(self.scroll_offset.x), self.grid_width
         bar_cells = int(self.beats_per_bar * cpb)
@@ -233,9 +273,13 @@ class PianoRoll(ScrollView, can_focus=True):
         chars = [" "] * count
         cell_styles = [styles["ruler"]] * count
         section = self.section
+        written = -1  # the last cell a name or number was written to
         for i in range(count):
             col = first + i
             beat = col / cpb
+            band = self.form.band_at(beat)
+            if band is not None:
+                cell_styles[i] = styles[f"band{band.index % 2}"]
             if (
                 section
                 and section.start_bar * self.beats_per_bar
@@ -243,17 +287,46 @@ class PianoRoll(ScrollView, can_focus=True):
                 < section.end_bar * self.beats_per_bar
             ):
                 cell_styles[i] = styles["section"]
-            if col % bar_cells == 0:
-                number = str(col // bar_cells + 1)
-                for j, ch in enumerate(number):
-                    if i + j < count:
-                        chars[i + j] = ch
+            if i <= written:
+                continue
+            text = ""
+            if band is not None and col == round(band.start * cpb):
+                text = f"{band.name} {col // bar_cells + 1}"
+            elif col % bar_cells == 0:
+                text = str(col // bar_cells + 1)
+            elif i == 0 and band is not None:
+                text = band.name  # the section scrolled into from the left keeps its name
+            for j, ch in enumerate(text):
+                if i + j < count:
+                    chars[i + j] = ch
+            written = i + len(text)
         if self.playhead_beat is not None:
             col = int(self.playhead_beat * cpb) - first
             if 0 <= col < count:
                 chars[col], cell_styles[col] = "▼", cell_styles[col] + styles["playhead"]
         label = name[: self._label_width - 1].ljust(self._label_width)
         return Strip([Segment(label, styles["ruler"]), *_runs(chars, cell_styles)], width)
+
+    def _motif_lane(self, styles: dict[str, Style], width: int) -> Strip:
+        """Each recurring motif's occurrences: its letter, then a line to where it ends."""
+        cpb = self.cells_per_beat
+        first, count = int(self.scroll_offset.x), self.grid_width
+        chars = [" "] * count
+        cell_styles = [styles["ruler"]] * count
+        for mark in self.form.motifs:
+            a, b = columns(mark.start, mark.end, cpb)
+            style = styles[self._motif_style(mark)]
+            for col in range(max(a, first), min(b - 1, first + count)):
+                chars[col - first], cell_styles[col - first] = MOTIF_RUN, style
+            for j, ch in enumerate(mark.letter):
+                if first <= a + j < min(b - 1, first + count):
+                    chars[a + j - first] = ch
+        label = ("motifs" if self.form.motifs else "").ljust(self._label_width)
+        return Strip([Segment(label, styles["ruler"]), *_runs(chars, cell_styles)], width)
+
+    def _motif_style(self, mark: MotifMark) -> str:
+        """The style name of a motif's colour (A's, B's…), cycling past the palette."""
+        return f"motif{self.form.family_index(mark) % len(MOTIF_COLOURS)}"
 
 
 def _runs(chars: list[str], styles: list[Style]) -> list[Segment]:

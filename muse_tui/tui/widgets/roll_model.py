@@ -3,6 +3,9 @@
 A row per pitch (or per drum played, named from the GM map); each row keeps its
 notes sorted by start so a line only visits the notes in view (bisect), which
 keeps a 2,000-note part as quick to scroll as a 20-note one.
+
+`RollForm` is what the roll draws over the notes: the song's sections as bands
+along the top, and where the track's motifs come back (lettered A, A', B…).
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from muse_tui.contracts import Note
+    from muse_tui.compose.melody.recurrence import MotifMark
+    from muse_tui.contracts import Note, Section
 
 BLACK_KEYS = frozenset({1, 3, 6, 8, 10})
 MIN_ROWS = 24  # at least two octaves, so a sparse part still reads as a keyboard
@@ -106,6 +110,60 @@ class RollModel:
             return 0
         middle = (min(self.by_pitch) + max(self.by_pitch)) // 2
         return self.row_of(middle) or 0
+
+
+@dataclass(frozen=True)
+class Band:
+    """A section as the roll's top line shows it: its name, where it sounds, its place in turn."""
+
+    name: str
+    start: float
+    end: float
+    index: int
+
+
+class RollForm:
+    """The song's sections and the track's recurring motifs, looked up by beat."""
+
+    def __init__(
+        self,
+        sections: Sequence[Section],
+        notes: Sequence[Note],
+        *,
+        drums: bool,
+        beats_per_bar: float,
+        total_beats: float,
+    ) -> None:
+        ordered = sorted(sections, key=lambda s: s.start_bar)
+        self.bands = [
+            Band(s.name, s.start_bar * beats_per_bar, s.end_bar * beats_per_bar, i)
+            for i, s in enumerate(ordered)
+        ]
+        self.motifs: list[MotifMark] = []
+        if notes and not drums:
+            # Imported here: the music code loads after the studio's first frame is painted.
+            from muse_tui.compose.melody.recurrence import Span, find_motifs
+
+            spans = [Span(b.start, b.end) for b in self.bands] or [Span(0.0, total_beats)]
+            line = [(n.start_beat, n.pitch) for n in notes]
+            self.motifs = find_motifs(line, spans, beats_per_bar)
+        self.families = list(dict.fromkeys(m.family for m in self.motifs))
+        self._band_starts = [b.start for b in self.bands]
+        self._motif_starts = [m.start for m in self.motifs]
+
+    def band_at(self, beat: float) -> Band | None:
+        """The section sounding at `beat`, if any."""
+        i = bisect.bisect_right(self._band_starts, beat + 1e-9) - 1
+        return self.bands[i] if i >= 0 and beat < self.bands[i].end else None
+
+    def motif_at(self, beat: float) -> MotifMark | None:
+        """The motif occurrence sounding at `beat`, if any."""
+        i = bisect.bisect_right(self._motif_starts, beat + 1e-9) - 1
+        return self.motifs[i] if i >= 0 and beat < self.motifs[i].end else None
+
+    def family_index(self, mark: MotifMark) -> int:
+        """The motif's place among the track's motifs (A 0, B 1…), for its colour."""
+        return self.families.index(mark.family)
 
 
 def columns(start: float, end: float, cells_per_beat: int) -> tuple[int, int]:

@@ -100,21 +100,7 @@ def test_the_lead_bars_come_back(songs: dict[str, tuple[HeardSong, SongState]], 
     assert different / bars < 0.5, f"{name}: {different} different bars of {bars}"
 
 
-#: Known defect (session 4 merge): with the genre progressions, trap's V is G major in C
-#: minor; the lead's strict (dial 0) harmony drops its B natural and a held phrase end lands on
-#: Bb over G in 2 of 8 phrase ends. Tracked here until the lead and SectionHarmony agree.
-KNOWN_OFF_CHORD = {"trap bells"}
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="lead vs strict V chord"))
-        if n in KNOWN_OFF_CHORD
-        else n
-        for n in PROMPTS
-    ],
-)
+@pytest.mark.parametrize("name", PROMPTS)
 def test_phrases_end_on_a_chord_tone(
     songs: dict[str, tuple[HeardSong, SongState]], name: str
 ) -> None:

@@ -1,0 +1,82 @@
+"""The piano roll shows the form and the hook coming back: section bands, motif letters, tints."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from muse_tui.tui.widgets.arrangement import ArrangementView
+from muse_tui.tui.widgets.piano_roll import MOTIF_RUN, PianoRoll
+from muse_tui.tui.widgets.roll_model import RollForm
+from tests.ui.harness import SESSION_IDS, make_studio, write_session
+from tests.ui.songs import SECTIONS, studio_song
+
+
+def lead_form() -> RollForm:
+    song = studio_song()
+    lead = next(t for t in song.tracks if t.role == "lead")
+    return RollForm(SECTIONS, lead.notes, drums=False, beats_per_bar=4.0, total_beats=96)
+
+
+def test_sections_are_bands_found_by_beat_in_turn() -> None:
+    form = lead_form()
+
+    assert [(b.name, b.start, b.end, b.index) for b in form.bands] == [
+        ("Intro", 0, 16, 0),
+        ("Verse", 16, 48, 1),
+        ("Hook", 48, 80, 2),
+        ("Outro", 80, 96, 3),
+    ]
+    assert form.band_at(47.9).name == "Verse" and form.band_at(48).name == "Hook"
+    assert form.band_at(96) is None
+
+
+def test_the_hooks_first_and_last_units_share_a_letter() -> None:
+    # The test lead rotates a six-note figure by one note a bar: the unit of bars 13-14
+    # comes back in bars 19-20, the two between are heard once.
+    form = lead_form()
+
+    assert [(m.start, m.end, m.letter) for m in form.motifs] == [(48, 56, "A"), (72, 80, "A")]
+    assert form.motif_at(50) is form.motifs[0] and form.motif_at(60) is None
+    assert form.family_index(form.motifs[1]) == 0
+
+
+def test_drums_have_bands_and_no_motifs() -> None:
+    song = studio_song()
+    drums = next(t for t in song.tracks if t.role == "drums")
+    form = RollForm(SECTIONS, drums.notes, drums=True, beats_per_bar=4.0, total_beats=96)
+
+    assert len(form.bands) == 4 and form.motifs == []
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+
+
+async def open_lead_hook(pilot) -> None:
+    folder = write_session(Path("sessions"), SESSION_IDS[0], studio_song(), prompt="x")
+    await pilot.pause()
+    pilot.app.studio.open_session(folder)
+    await pilot.pause()
+    pilot.app.studio.query_one(ArrangementView).focus()
+    await pilot.press("right", "right", "down", "down", "down")
+    await pilot.pause()
+
+
+async def test_the_studio_roll_names_the_section_and_letters_the_hook() -> None:
+    app = make_studio(Path("."), sessions_root=Path("sessions"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_lead_hook(pilot)
+        roll = app.studio.query_one(PianoRoll)
+        ruler, lane = (roll.render_line(y).text for y in (0, 1))
+
+    assert roll.track is not None and roll.track.role == "lead"
+    assert "Hook 13" in ruler
+    assert lane.startswith("motifs") and lane.count("A" + MOTIF_RUN) == 2
+
+
+def test_the_studio_roll_with_the_hook_lettered(snap_compare) -> None:
+    app = make_studio(Path("."), sessions_root=Path("sessions"))
+    assert snap_compare(app, terminal_size=(120, 40), run_before=open_lead_hook)
