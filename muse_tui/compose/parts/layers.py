@@ -143,11 +143,13 @@ def _voice(
         return _progression_voicings(ctx, low, high, count, placement.crowded)
     upper = placement.layer == "pad"
     target = low + (high - low) * (0.6 if upper else 0.45)
+    tonic = ctx.harmony.key.tonic_pc
     voicings: list[tuple[int, ...]] = []
     for chord, busy in zip(ctx.harmony.chords, taken, strict=True):
         previous = next((v for v in reversed(voicings) if v), None)
         centre = target if previous is None else (sum(previous) / len(previous) + target) / 2
-        voicing = _closest(chord, busy, low, high, count, centre, previous, upper)
+        home = chord.root_pc == tonic
+        voicing = _closest(chord, busy, low, high, count, centre, previous, upper, home)
         voicings.append(voicing)
     return voicings
 
@@ -161,13 +163,18 @@ def _closest(
     centre: float,
     previous: tuple[int, ...] | None,
     upper: bool,
+    home: bool = False,
 ) -> tuple[int, ...]:
     """`count` neighbouring chord tones within low..high, none of them `busy`, near `centre`.
 
     The chord's pitch classes come from S2's voicing (its colour: rootless, shell…);
-    a voicing keeps a third or seventh, and the upper layers leave the root to the others.
+    a voicing keeps a third or seventh, and the upper layers leave the root to the others,
+    except on the `home` (tonic) chord: a pad of colour tones alone (Am9 as C–E–G–B)
+    sounds like the relative major, so there the root and fifth ring with the colour.
     """
     classes = {p % 12 for p in chord.voicing} or set(chord.tones)
+    if home:
+        classes |= {chord.root_pc} | ({(chord.root_pc + 7) % 12} & chord.tones)
     pool: list[int] = []
     # the layers before took S2's tones here: any chord tone will do, then an octave further
     for extra, wider in ((set(), 0), (chord.tones, 0), (chord.tones, 12)):
@@ -190,7 +197,9 @@ def _closest(
         cost += 3 * (count - len({p % 12 for p in notes}))  # a doubled class wastes a finger
         if not any((p - chord.root_pc) % 12 in _COLOUR for p in notes):
             cost += 6
-        if upper and notes[0] % 12 == chord.root_pc:
+        if home:
+            cost += _home_cost(chord, notes)
+        elif upper and notes[0] % 12 == chord.root_pc:
             cost += 2
         if previous is not None and len(previous) == count:
             cost += 0.5 * sum(abs(a - b) for a, b in zip(previous, notes, strict=True))
@@ -198,6 +207,27 @@ def _closest(
             best = (cost, notes)
     assert best is not None
     return best[1]
+
+
+def _home_cost(chord: SoundingChord, notes: tuple[int, ...]) -> float:
+    """What a tonic voicing loses without its root or third (a lot) or its fifth (some).
+
+    The third names the mode and the root the tonic; without them a key-finder,
+    and an ear, drift to the key a fourth up (its fifth is our tonic) or the relative.
+    """
+    held = {p % 12 for p in notes}
+    return sum(
+        weight
+        for interval, weight in ((0, 6.0), (_third(chord), 6.0), (7, 2.0))
+        if interval is not None
+        and (chord.root_pc + interval) % 12 in chord.tones
+        and (chord.root_pc + interval) % 12 not in held
+    )
+
+
+def _third(chord: SoundingChord) -> int | None:
+    """The chord's third as an interval above its root (3 or 4), or None (a power chord, sus)."""
+    return next((i for i in (3, 4) if (chord.root_pc + i) % 12 in chord.tones), None)
 
 
 def _power(chord: SoundingChord, low: int, high: int, busy: set[int]) -> tuple[int, ...]:
@@ -218,8 +248,12 @@ def _progression_voicings(
     Alone in a hot section, the comping doubles its top note an octave up instead.
     """
     sized = []
-    for voicing in voice_led([c.voicing for c in ctx.harmony.chords], low, high):
-        notes = list(voicing[-count:])
+    tonic = ctx.harmony.key.tonic_pc
+    led = voice_led([c.voicing for c in ctx.harmony.chords], low, high)
+    for chord, voicing in zip(ctx.harmony.chords, led, strict=True):
+        notes = _trimmed(
+            voicing, count, _root_and_third(chord) if chord.root_pc == tonic else set()
+        )
         if not crowded and ctx.density == "busy" and len(notes) > 1:
             if notes[-1] + 12 <= high and notes[-1] + 12 - notes[-2] > 2:
                 notes.append(notes[-1] + 12)
@@ -227,6 +261,25 @@ def _progression_voicings(
                 notes.insert(0, notes[0] - 12)
         sized.append(tuple(notes))
     return sized
+
+
+def _root_and_third(chord: SoundingChord) -> set[int]:
+    third = _third(chord)
+    return {chord.root_pc} | ({(chord.root_pc + third) % 12} if third is not None else set())
+
+
+def _trimmed(voicing: tuple[int, ...], count: int, keep: set[int]) -> list[int]:
+    """The top `count` notes of a voicing; on the tonic chord its root and third (`keep`) stay.
+
+    Cutting from the bottom drops the root first, which a bass usually covers; on
+    the tonic chord that leaves the relative major sounding (Am9 cut to C–E–G–B is
+    Cmaj7), so there the lowest other note (the fifth, then the colour) goes instead.
+    """
+    notes = list(voicing)
+    while len(notes) > count:
+        spare = [i for i, p in enumerate(notes) if p % 12 not in keep]
+        del notes[spare[0] if spare else 0]
+    return notes
 
 
 def voice_led(voicings: list[tuple[int, ...]], low: int, high: int) -> list[tuple[int, ...]]:
