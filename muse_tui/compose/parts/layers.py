@@ -170,11 +170,12 @@ def _closest(
     The chord's pitch classes come from S2's voicing (its colour: rootless, shell…);
     a voicing keeps a third or seventh, and the upper layers leave the root to the others,
     except on the `home` (tonic) chord: a pad of colour tones alone (Am9 as C–E–G–B)
-    sounds like the relative major, so there the root and fifth ring with the colour.
+    sounds like the relative major, so there the bed holds the plain triad, root and
+    third first, and leaves the colour to the comping.
     """
     classes = {p % 12 for p in chord.voicing} or set(chord.tones)
     if home:
-        classes |= {chord.root_pc} | ({(chord.root_pc + 7) % 12} & chord.tones)
+        classes = _triad(chord) or classes
     pool: list[int] = []
     # the layers before took S2's tones here: any chord tone will do, then an octave further
     for extra, wider in ((set(), 0), (chord.tones, 0), (chord.tones, 12)):
@@ -223,6 +224,13 @@ def _home_cost(chord: SoundingChord, notes: tuple[int, ...]) -> float:
         and (chord.root_pc + interval) % 12 in chord.tones
         and (chord.root_pc + interval) % 12 not in held
     )
+
+
+def _triad(chord: SoundingChord) -> set[int]:
+    """Root, third and fifth of the chord, as far as it holds them (pitch classes)."""
+    third = _third(chord)
+    intervals = (0, 7) if third is None else (0, third, 7)
+    return {(chord.root_pc + i) % 12 for i in intervals} & chord.tones
 
 
 def _third(chord: SoundingChord) -> int | None:
