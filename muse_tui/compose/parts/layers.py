@@ -282,11 +282,14 @@ def _trimmed(voicing: tuple[int, ...], count: int, keep: set[int]) -> list[int]:
     Cutting from the bottom drops the root first, which a bass usually covers; on
     the tonic chord that leaves the relative major sounding (Am9 cut to C–E–G–B is
     Cmaj7), so there the lowest other note (the fifth, then the colour) goes instead.
+    An octave doubling goes before any chord tone: four fingers play four notes.
     """
     notes = list(voicing)
     while len(notes) > count:
-        spare = [i for i, p in enumerate(notes) if p % 12 not in keep]
-        del notes[spare[0] if spare else 0]
+        classes = [p % 12 for p in notes]
+        doubled = [i for i, pc in enumerate(classes) if pc in classes[i + 1 :]]
+        spare = [i for i, pc in enumerate(classes) if pc not in keep]
+        del notes[(doubled or spare or [0])[0]]
     return notes
 
 
