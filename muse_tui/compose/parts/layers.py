@@ -272,21 +272,45 @@ def _progression_voicings(
     tonic = ctx.harmony.key.tonic_pc
     led = voice_led([c.voicing for c in ctx.harmony.chords], low, high)
     for chord, voicing in zip(ctx.harmony.chords, led, strict=True):
-        notes = _trimmed(
-            voicing, count, _root_and_third(chord) if chord.root_pc == tonic else set()
-        )
+        keep: set[int] = set()
+        if chord.root_pc == tonic:
+            keep = _root_and_third(chord)
+            voicing = _rooted(voicing, chord.root_pc, low)
+        notes = _trimmed(voicing, count, keep)
         if not crowded and ctx.density == "busy" and len(notes) > 1:
-            if notes[-1] + 12 <= high and notes[-1] + 12 - notes[-2] > 2:
-                notes.append(notes[-1] + 12)
-            elif notes[0] - 12 >= low:
-                notes.insert(0, notes[0] - 12)
+            notes = _octave_doubled(notes, _triad(chord), low, high)
         sized.append(tuple(notes))
     return sized
+
+
+def _octave_doubled(notes: list[int], triad: set[int], low: int, high: int) -> list[int]:
+    """The top note doubled an octave up, else the bottom one down: only a root, third or fifth.
+
+    A doubled seventh or ninth (Fmaj7's E an octave up, over and over) outweighs
+    the chord it colours: a key-finder, and an ear, hear the leading tone as a third.
+    """
+    if notes[-1] % 12 in triad and notes[-1] + 12 <= high and notes[-1] + 12 - notes[-2] > 2:
+        return [*notes, notes[-1] + 12]
+    if notes[0] % 12 in triad and notes[0] - 12 >= low:
+        return [notes[0] - 12, *notes]
+    return notes
 
 
 def _root_and_third(chord: SoundingChord) -> set[int]:
     third = _third(chord)
     return {chord.root_pc} | ({(chord.root_pc + third) % 12} if third is not None else set())
+
+
+def _rooted(voicing: tuple[int, ...], root_pc: int, low: int) -> tuple[int, ...]:
+    """A rootless voicing with its root put back under it (within the register if it can).
+
+    Rootless voicings leave the root to the bass; on the tonic chord over a sparse
+    bass the colour tones alone name the relative key (Ebm9 as Gb–Bb–Db–F is Gbmaj7).
+    """
+    if not voicing or any(p % 12 == root_pc for p in voicing):
+        return voicing
+    under = voicing[0] - (voicing[0] - root_pc) % 12
+    return tuple(sorted((under if under >= low else under + 12, *voicing)))
 
 
 def _trimmed(voicing: tuple[int, ...], count: int, keep: set[int]) -> list[int]:
