@@ -275,8 +275,8 @@ def _progression_voicings(
         keep: set[int] = set()
         if chord.root_pc == tonic:
             keep = _root_and_third(chord)
-            voicing = _rooted(voicing, chord.root_pc, low)
-        notes = _trimmed(voicing, count, keep)
+            voicing = _root_position(voicing, chord.root_pc, low, high)
+        notes = _trimmed(_single_colour(voicing, chord), count, keep)
         if not crowded and ctx.density == "busy" and len(notes) > 1:
             notes = _octave_doubled(notes, _triad(chord), low, high)
         sized.append(tuple(notes))
@@ -301,16 +301,35 @@ def _root_and_third(chord: SoundingChord) -> set[int]:
     return {chord.root_pc} | ({(chord.root_pc + third) % 12} if third is not None else set())
 
 
-def _rooted(voicing: tuple[int, ...], root_pc: int, low: int) -> tuple[int, ...]:
-    """A rootless voicing with its root put back under it (within the register if it can).
+def _root_position(voicing: tuple[int, ...], root_pc: int, low: int, high: int) -> tuple[int, ...]:
+    """The voicing with its root at the bottom (put back under a rootless one).
 
-    Rootless voicings leave the root to the bass; on the tonic chord over a sparse
-    bass the colour tones alone name the relative key (Ebm9 as Gb–Bb–Db–F is Gbmaj7).
+    Rootless and spread voicings leave the root to the bass and may put a seventh
+    lowest (Fmaj7 as E–A–C–F); on the tonic chord over a sparse bass that names
+    another key (the relative, or the dominant), so home is voiced from its root up.
     """
-    if not voicing or any(p % 12 == root_pc for p in voicing):
+    if not voicing:
         return voicing
-    under = voicing[0] - (voicing[0] - root_pc) % 12
-    return tuple(sorted((under if under >= low else under + 12, *voicing)))
+    root = voicing[0] - (voicing[0] - root_pc) % 12
+    root = root if root >= low else root + 12
+    raised = set()
+    for pitch in voicing:
+        while pitch < root:
+            pitch += 12
+        raised.add(pitch)
+    return tuple(sorted({root} | {p for p in raised if p <= high}))
+
+
+def _single_colour(voicing: tuple[int, ...], chord: SoundingChord) -> tuple[int, ...]:
+    """The voicing with a doubled third, seventh or colour tone played once (the upper copy).
+
+    Root and fifth double well; a doubled third of a dominant (C–E–G with two Es in F)
+    is the leading tone twice over, and outweighs the key it should lead home to.
+    """
+    frame = {chord.root_pc, (chord.root_pc + 7) % 12}
+    classes = [p % 12 for p in voicing]
+    once = [pc in frame or pc not in classes[i + 1 :] for i, pc in enumerate(classes)]
+    return tuple(p for p, keep in zip(voicing, once, strict=True) if keep)
 
 
 def _trimmed(voicing: tuple[int, ...], count: int, keep: set[int]) -> list[int]:
@@ -324,7 +343,12 @@ def _trimmed(voicing: tuple[int, ...], count: int, keep: set[int]) -> list[int]:
     notes = list(voicing)
     while len(notes) > count:
         classes = [p % 12 for p in notes]
-        doubled = [i for i, pc in enumerate(classes) if pc in classes[i + 1 :]]
+        # of a doubled class, the upper copy goes if it is one to keep (the root stays low)
+        doubled = [
+            i
+            for i, pc in enumerate(classes)
+            if (pc in classes[:i] if pc in keep else pc in classes[i + 1 :])
+        ]
         spare = [i for i, pc in enumerate(classes) if pc not in keep]
         del notes[(doubled or spare or [0])[0]]
     return notes
