@@ -74,3 +74,25 @@ def test_the_tonic_chord_sounds_its_root_and_third(
     assert len(played) >= 4, "the harmony plays over the tonic chord"
     with_root_and_third = [c for c in played if {tonic, third} <= c]
     assert len(with_root_and_third) >= 0.9 * len(played)
+
+
+def _lowest_in(song: SongState, role: str, start: float, end: float) -> int | None:
+    """The lowest pitch the track of `role` strikes within [start, end)."""
+    pitches = [
+        note.pitch
+        for track in song.tracks
+        if track.role == role
+        for region in track.regions
+        for note in region.notes
+        if start - 0.1 <= region.start_beat + note.start_beat < end
+    ]
+    return min(pitches) if pitches else None
+
+
+def test_keys_voice_the_tonic_chord_from_its_root(tmp_path: Path) -> None:
+    # The spread Fmaj7 had its E lowest and the V its E twice: the song was heard in C.
+    song = _compose(tmp_path, "liquid dnb in F major, 174, with Rhodes")
+    lowest = [_lowest_in(song, "keys", a, b) for a, b in _tonic_spans(song)]
+    played = [p for p in lowest if p is not None]
+    assert len(played) >= 4
+    assert all(p % 12 == 5 for p in played)
