@@ -149,7 +149,9 @@ def _voice(
         previous = next((v for v in reversed(voicings) if v), None)
         centre = target if previous is None else (sum(previous) / len(previous) + target) / 2
         home = chord.root_pc == tonic
-        voicing = _closest(chord, busy, low, high, count, centre, previous, upper, home)
+        # alone, the bed holds the whole tonic triad even where it would play two notes
+        notes = max(count, len(_triad(chord))) if home and band == 1 else count
+        voicing = _closest(chord, busy, low, high, notes, centre, previous, upper, home)
         voicings.append(voicing)
     return voicings
 
@@ -274,7 +276,7 @@ def _progression_voicings(
     for chord, voicing in zip(ctx.harmony.chords, led, strict=True):
         keep: set[int] = set()
         if chord.root_pc == tonic:
-            keep = _root_and_third(chord)
+            keep = _triad(chord)
             voicing = _root_position(voicing, chord.root_pc, low, high)
         notes = _trimmed(_single_colour(voicing, chord), count, keep)
         if not crowded and ctx.density == "busy" and len(notes) > 1:
@@ -294,11 +296,6 @@ def _octave_doubled(notes: list[int], triad: set[int], low: int, high: int) -> l
     if notes[0] % 12 in triad and notes[0] - 12 >= low:
         return [notes[0] - 12, *notes]
     return notes
-
-
-def _root_and_third(chord: SoundingChord) -> set[int]:
-    third = _third(chord)
-    return {chord.root_pc} | ({(chord.root_pc + third) % 12} if third is not None else set())
 
 
 def _root_position(voicing: tuple[int, ...], root_pc: int, low: int, high: int) -> tuple[int, ...]:
@@ -333,11 +330,11 @@ def _single_colour(voicing: tuple[int, ...], chord: SoundingChord) -> tuple[int,
 
 
 def _trimmed(voicing: tuple[int, ...], count: int, keep: set[int]) -> list[int]:
-    """The top `count` notes of a voicing; on the tonic chord its root and third (`keep`) stay.
+    """The top `count` notes of a voicing; on the tonic chord its triad (`keep`) stays.
 
     Cutting from the bottom drops the root first, which a bass usually covers; on
     the tonic chord that leaves the relative major sounding (Am9 cut to C–E–G–B is
-    Cmaj7), so there the lowest other note (the fifth, then the colour) goes instead.
+    Cmaj7), so there the lowest colour note (a seventh, a ninth) goes instead.
     An octave doubling goes before any chord tone: four fingers play four notes.
     """
     notes = list(voicing)
