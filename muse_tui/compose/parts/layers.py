@@ -136,7 +136,7 @@ def _voice(
     play = _rhythm(ctx, placement.rhythm).play
     if play == "power":
         return [
-            _power(chord, low, high, busy, chord.root_pc == ctx.harmony.key.tonic_pc)
+            _power(chord, low, high, busy)
             for chord, busy in zip(ctx.harmony.chords, taken, strict=True)
         ]
     if placement.layer == "comp":
@@ -240,26 +240,19 @@ def _third(chord: SoundingChord) -> int | None:
     return next((i for i in (3, 4) if (chord.root_pc + i) % 12 in chord.tones), None)
 
 
-def _power(
-    chord: SoundingChord, low: int, high: int, busy: set[int], home: bool = False
-) -> tuple[int, ...]:
+def _power(chord: SoundingChord, low: int, high: int, busy: set[int]) -> tuple[int, ...]:
     """Root, fifth and octave from the lowest free root of the register.
 
-    Under a lead the register may be narrower than root to octave for some roots:
-    then root and fifth alone, rather than a silent bar on that chord. The `home`
-    (tonic) chord rings as the full barre shape, its third on top of the octave (or
-    inside, where the register is short): power chords alone never say major or
-    minor, and the tonic's third must.
+    Under a lead the register may be narrower than some roots' octave: then the
+    shape drops below it (a guitarist plays A on the A string, under the comping
+    register) rather than leaving a silent bar on that chord.
     """
-    third = _third(chord)
-    for root in range(low, high - 6):
-        if root % 12 == chord.root_pc:
-            stack = [p for p in (root, root + 7, root + 12) if p <= high]
-            if home and third is not None:
-                stack.append(root + 12 + third if root + 12 + third <= high else root + third)
-            notes = tuple(sorted(p for p in stack if p not in busy))
-            if len(notes) >= 2:
-                return notes
+    inside = [r for r in range(low, high - 11) if r % 12 == chord.root_pc]
+    under = [r for r in range(high - 12, low - 13, -1) if r % 12 == chord.root_pc]
+    for root in inside + under:
+        notes = tuple(p for p in (root, root + 7, root + 12) if p not in busy)
+        if len(notes) >= 2:
+            return notes
     return ()
 
 
