@@ -3,7 +3,8 @@
 `loop` cycles the whole progression from the section's first bar; `vary` does
 the same but turns the last pass around on the progression's dominant (when it
 has one and the section holds at least two passes); `subset` cycles the first
-half of the progression, the sparser harmony of intros, builds and breaks.
+half of the progression, the sparser harmony of intros, builds and breaks (the
+second half when only that one holds the tonic: a sparse section still says home).
 An outro, the end of the song, comes home: its last chord is the tonic.
 """
 
@@ -83,7 +84,15 @@ def _cycle(section: Section, progression: EnrichedProgression) -> list[int]:
     for chord in progression.chords:
         offsets.append(beat)
         beat += chord.beats
-    return [i for i in indices if offsets[i] < half - _EPSILON] or [0]
+    first = [i for i in indices if offsets[i] < half - _EPSILON] or [0]
+    second = [i for i in indices if i not in first]
+    if second and not _holds_tonic(progression, first) and _holds_tonic(progression, second):
+        return second  # iv–v–i–i: an intro of iv–v alone never says where home is
+    return first
+
+
+def _holds_tonic(progression: EnrichedProgression, indices: list[int]) -> bool:
+    return any(_TONIC_NUMERAL.match(progression.chords[i].roman) for i in indices)
 
 
 def _turned_around(

@@ -143,11 +143,15 @@ def _voice(
         return _progression_voicings(ctx, low, high, count, placement.crowded)
     upper = placement.layer == "pad"
     target = low + (high - low) * (0.6 if upper else 0.45)
+    tonic = ctx.harmony.key.tonic_pc
     voicings: list[tuple[int, ...]] = []
     for chord, busy in zip(ctx.harmony.chords, taken, strict=True):
         previous = next((v for v in reversed(voicings) if v), None)
         centre = target if previous is None else (sum(previous) / len(previous) + target) / 2
-        voicing = _closest(chord, busy, low, high, count, centre, previous, upper)
+        home = chord.root_pc == tonic
+        # alone, the bed holds the whole tonic triad even where it would play two notes
+        notes = max(count, len(_triad(chord))) if home and band == 1 else count
+        voicing = _closest(chord, busy, low, high, notes, centre, previous, upper, home)
         voicings.append(voicing)
     return voicings
 
@@ -161,13 +165,19 @@ def _closest(
     centre: float,
     previous: tuple[int, ...] | None,
     upper: bool,
+    home: bool = False,
 ) -> tuple[int, ...]:
     """`count` neighbouring chord tones within low..high, none of them `busy`, near `centre`.
 
     The chord's pitch classes come from S2's voicing (its colour: rootless, shell…);
-    a voicing keeps a third or seventh, and the upper layers leave the root to the others.
+    a voicing keeps a third or seventh, and the upper layers leave the root to the others,
+    except on the `home` (tonic) chord: a pad of colour tones alone (Am9 as C–E–G–B)
+    sounds like the relative major, so there the bed holds the plain triad, root and
+    third first, and leaves the colour to the comping.
     """
     classes = {p % 12 for p in chord.voicing} or set(chord.tones)
+    if home:
+        classes = _triad(chord) or classes
     pool: list[int] = []
     # the layers before took S2's tones here: any chord tone will do, then an octave further
     for extra, wider in ((set(), 0), (chord.tones, 0), (chord.tones, 12)):
@@ -190,7 +200,9 @@ def _closest(
         cost += 3 * (count - len({p % 12 for p in notes}))  # a doubled class wastes a finger
         if not any((p - chord.root_pc) % 12 in _COLOUR for p in notes):
             cost += 6
-        if upper and notes[0] % 12 == chord.root_pc:
+        if home:
+            cost += _home_cost(chord, notes)
+        elif upper and notes[0] % 12 == chord.root_pc:
             cost += 2
         if previous is not None and len(previous) == count:
             cost += 0.5 * sum(abs(a - b) for a, b in zip(previous, notes, strict=True))
@@ -200,13 +212,47 @@ def _closest(
     return best[1]
 
 
+def _home_cost(chord: SoundingChord, notes: tuple[int, ...]) -> float:
+    """What a tonic voicing loses without its root or third (a lot) or its fifth (some).
+
+    The third names the mode and the root the tonic; without them a key-finder,
+    and an ear, drift to the key a fourth up (its fifth is our tonic) or the relative.
+    """
+    held = {p % 12 for p in notes}
+    return sum(
+        weight
+        for interval, weight in ((0, 6.0), (_third(chord), 6.0), (7, 2.0))
+        if interval is not None
+        and (chord.root_pc + interval) % 12 in chord.tones
+        and (chord.root_pc + interval) % 12 not in held
+    )
+
+
+def _triad(chord: SoundingChord) -> set[int]:
+    """Root, third and fifth of the chord, as far as it holds them (pitch classes)."""
+    third = _third(chord)
+    intervals = (0, 7) if third is None else (0, third, 7)
+    return {(chord.root_pc + i) % 12 for i in intervals} & chord.tones
+
+
+def _third(chord: SoundingChord) -> int | None:
+    """The chord's third as an interval above its root (3 or 4), or None (a power chord, sus)."""
+    return next((i for i in (3, 4) if (chord.root_pc + i) % 12 in chord.tones), None)
+
+
 def _power(chord: SoundingChord, low: int, high: int, busy: set[int]) -> tuple[int, ...]:
-    """Root, fifth and octave from the lowest free root of the register."""
-    for root in range(low, high - 11):
-        if root % 12 == chord.root_pc:
-            notes = tuple(p for p in (root, root + 7, root + 12) if p not in busy)
-            if len(notes) >= 2:
-                return notes
+    """Root, fifth and octave from the lowest free root of the register.
+
+    Under a lead the register may be narrower than some roots' octave: then the
+    shape drops below it (a guitarist plays A on the A string, under the comping
+    register) rather than leaving a silent bar on that chord.
+    """
+    inside = [r for r in range(low, high - 11) if r % 12 == chord.root_pc]
+    under = [r for r in range(high - 12, low - 13, -1) if r % 12 == chord.root_pc]
+    for root in inside + under:
+        notes = tuple(p for p in (root, root + 7, root + 12) if p not in busy)
+        if len(notes) >= 2:
+            return notes
     return ()
 
 
@@ -218,15 +264,84 @@ def _progression_voicings(
     Alone in a hot section, the comping doubles its top note an octave up instead.
     """
     sized = []
-    for voicing in voice_led([c.voicing for c in ctx.harmony.chords], low, high):
-        notes = list(voicing[-count:])
+    tonic = ctx.harmony.key.tonic_pc
+    led = voice_led([c.voicing for c in ctx.harmony.chords], low, high)
+    for chord, voicing in zip(ctx.harmony.chords, led, strict=True):
+        keep: set[int] = set()
+        if chord.root_pc == tonic:
+            keep = _triad(chord)
+            voicing = _root_position(voicing, chord.root_pc, low, high)
+        notes = _trimmed(_single_colour(voicing, chord), count, keep)
         if not crowded and ctx.density == "busy" and len(notes) > 1:
-            if notes[-1] + 12 <= high and notes[-1] + 12 - notes[-2] > 2:
-                notes.append(notes[-1] + 12)
-            elif notes[0] - 12 >= low:
-                notes.insert(0, notes[0] - 12)
+            notes = _octave_doubled(notes, _triad(chord), low, high)
         sized.append(tuple(notes))
     return sized
+
+
+def _octave_doubled(notes: list[int], triad: set[int], low: int, high: int) -> list[int]:
+    """The top note doubled an octave up, else the bottom one down: only a root, third or fifth.
+
+    A doubled seventh or ninth (Fmaj7's E an octave up, over and over) outweighs
+    the chord it colours: a key-finder, and an ear, hear the leading tone as a third.
+    """
+    if notes[-1] % 12 in triad and notes[-1] + 12 <= high and notes[-1] + 12 - notes[-2] > 2:
+        return [*notes, notes[-1] + 12]
+    if notes[0] % 12 in triad and notes[0] - 12 >= low:
+        return [notes[0] - 12, *notes]
+    return notes
+
+
+def _root_position(voicing: tuple[int, ...], root_pc: int, low: int, high: int) -> tuple[int, ...]:
+    """The voicing with its root at the bottom (put back under a rootless one).
+
+    Rootless and spread voicings leave the root to the bass and may put a seventh
+    lowest (Fmaj7 as E–A–C–F); on the tonic chord over a sparse bass that names
+    another key (the relative, or the dominant), so home is voiced from its root up.
+    """
+    if not voicing:
+        return voicing
+    root = voicing[0] - (voicing[0] - root_pc) % 12
+    root = root if root >= low else root + 12
+    raised = set()
+    for pitch in voicing:
+        while pitch < root:
+            pitch += 12
+        raised.add(pitch)
+    return tuple(sorted({root} | {p for p in raised if p <= high}))
+
+
+def _single_colour(voicing: tuple[int, ...], chord: SoundingChord) -> tuple[int, ...]:
+    """The voicing with a doubled third, seventh or colour tone played once (the upper copy).
+
+    Root and fifth double well; a doubled third of a dominant (C–E–G with two Es in F)
+    is the leading tone twice over, and outweighs the key it should lead home to.
+    """
+    frame = {chord.root_pc, (chord.root_pc + 7) % 12}
+    classes = [p % 12 for p in voicing]
+    once = [pc in frame or pc not in classes[i + 1 :] for i, pc in enumerate(classes)]
+    return tuple(p for p, keep in zip(voicing, once, strict=True) if keep)
+
+
+def _trimmed(voicing: tuple[int, ...], count: int, keep: set[int]) -> list[int]:
+    """The top `count` notes of a voicing; on the tonic chord its triad (`keep`) stays.
+
+    Cutting from the bottom drops the root first, which a bass usually covers; on
+    the tonic chord that leaves the relative major sounding (Am9 cut to C–E–G–B is
+    Cmaj7), so there the lowest colour note (a seventh, a ninth) goes instead.
+    An octave doubling goes before any chord tone: four fingers play four notes.
+    """
+    notes = list(voicing)
+    while len(notes) > count:
+        classes = [p % 12 for p in notes]
+        # of a doubled class, the upper copy goes if it is one to keep (the root stays low)
+        doubled = [
+            i
+            for i, pc in enumerate(classes)
+            if (pc in classes[:i] if pc in keep else pc in classes[i + 1 :])
+        ]
+        spare = [i for i, pc in enumerate(classes) if pc not in keep]
+        del notes[(doubled or spare or [0])[0]]
+    return notes
 
 
 def voice_led(voicings: list[tuple[int, ...]], low: int, high: int) -> list[tuple[int, ...]]:
