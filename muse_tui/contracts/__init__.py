@@ -89,6 +89,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "SessionManifest",
         "StageTimingEntry",
     ),
+    "proposal": ("Proposal", "ProposalResult"),
     "pipeline": (
         "CRITICAL_STAGES",
         "FINISHED_STATUSES",
@@ -254,6 +255,7 @@ if TYPE_CHECKING:
         TrackGenerationResult,
         ValidationOutput,
     )
+    from muse_tui.contracts.proposal import Proposal, ProposalResult
     from muse_tui.contracts.song import (
         Arrangement,
         Bus,
