@@ -248,6 +248,12 @@ class StudioScreen(Screen[None]):
         if result.updated_files:
             self.log_pane.say(f"Rewrote {_files(result.updated_files)}.", "dim")
         self.notify(summary, timeout=4)
+        self._back_to_prompt()
+
+    def _back_to_prompt(self) -> None:
+        """After a change, a pick or a decided proposal, what is typed next is for the prompt."""
+        if self.app.screen is self:
+            self.query_one(PromptInput).focus()
 
     def _show_pending(self, folder: Path, song: SongState) -> None:
         from muse_tui.engine.proposals import load_pending
@@ -274,6 +280,7 @@ class StudioScreen(Screen[None]):
         self.log_pane.say(message.result.summary)
         self.notify(message.result.summary, timeout=3)
         self.refresh_bindings()
+        self._back_to_prompt()
 
     def on_proposal_view_hear(self, message: ProposalView.Hear) -> None:
         self.comparing.hear_proposal(message.proposed)
