@@ -238,8 +238,15 @@ class StudioScreen(Screen[None]):
         changed = result.song_state != (session.pipeline.song_state if session.pipeline else None)
         if self.comparison is not None:
             self.comparing.close(focus=False)  # a pick, or a change that makes the variants stale
-        if changed and self.comparing.proposal is not None:
+        pending = self.comparing.proposal
+        if changed and pending is not None:
             self.comparing.forget_proposal()  # accepted, or dropped by a change made meanwhile
+            entry = getattr(result, "history_entry", None)
+            if entry is None or entry.user_text != pending.proposal.request:
+                self.log_pane.say(
+                    f"The proposal “{pending.proposal.request}” was dropped: the song changed.",
+                    "dim",
+                )
         self.session = session.changed(result.pipeline, result.song_state if changed else None)
         summary = result.summary
         if result.status == "not_understood":
