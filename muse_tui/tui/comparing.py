@@ -40,6 +40,8 @@ class Comparing(Widget):
         from .widgets.compare import CompareView
 
         self.comparison = comparison
+        for shown in self.screen.query("#proposal"):
+            shown.remove()  # one view where the roll was; the proposal stays pending (p)
         song = comparison.pipeline.song_state
         total = song.arrangement.total_bars * song.beats_per_bar if song.arrangement else 0.0
         screen = self.screen
