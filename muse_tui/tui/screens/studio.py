@@ -255,7 +255,8 @@ class StudioScreen(Screen[None]):
         if result.updated_files:
             self.log_pane.say(f"Rewrote {_files(result.updated_files)}.", "dim")
         self.notify(summary, timeout=4)
-        self._back_to_prompt()
+        if result.status not in ("undone", "redone"):  # ctrl+z again, ctrl+y: keys stay put
+            self._back_to_prompt()
 
     def _back_to_prompt(self) -> None:
         """After a change, a pick or a decided proposal, what is typed next is for the prompt."""
