@@ -17,6 +17,7 @@ from rich.console import Console
 
 from muse_tui.contracts import Ambiguity, ComposerPipeline, Decision, SongState
 from muse_tui.contracts.editing import ModifySongResult, UndoResult
+from muse_tui.contracts.proposal import ProposalResult
 from muse_tui.engine.alternatives import (
     AlternativesError,
     element_for,
@@ -27,7 +28,12 @@ from muse_tui.engine.editing import modify as modify_song
 from muse_tui.engine.editing import redo as redo_changes
 from muse_tui.engine.editing import undo as undo_changes
 from muse_tui.engine.orchestrator import run_blocking
+from muse_tui.engine.proposals import ProposalStale, load_pending
+from muse_tui.engine.proposals import accept as accept_proposal
+from muse_tui.engine.proposals import discard as discard_proposal
+from muse_tui.engine.proposals import preview as propose
 from muse_tui.engine.protocols import ApprovalGate, ApprovalRequest, AutoApprove
+from muse_tui.engine.routing import route
 from muse_tui.store.atomic import WriteFailed
 from muse_tui.store.checkpoint import CheckpointError, load_checkpoint
 from muse_tui.store.lock import SessionBusy
@@ -55,12 +61,49 @@ class _AskedWithoutTerminal:
 
 @click.command("modify")
 @click.argument("session")
-@click.argument("text")
+@click.argument("text", required=False)
 @click.option("--yes", "-y", is_flag=True, help="Go ahead with expensive changes without asking.")
+@click.option(
+    "--preview", is_flag=True, help="Only propose the change: say what it would do, write nothing."
+)
+@click.option("--accept", is_flag=True, help="Make the pending proposal the song.")
+@click.option("--discard", is_flag=True, help="Drop the pending proposal; nothing changes.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def modify(session: str, text: str, yes: bool, as_json: bool) -> None:
-    """Change a session's song: TEXT says what ("3rd chord darker", "bass simpler")."""
+def modify(
+    session: str,
+    text: str | None,
+    yes: bool,
+    preview: bool,
+    accept: bool,
+    discard: bool,
+    as_json: bool,
+) -> None:
+    """Change a session's song: TEXT says what ("3rd chord darker", "bass simpler").
+
+    With --preview the change is only proposed (kept in the session until
+    --accept or --discard); a new proposal replaces the pending one.
+    """
+    if accept or discard:
+        if text is not None or preview or (accept and discard):
+            fail(
+                "--accept and --discard take no request and go alone.",
+                f"Run `muse-studio modify {session} --accept` (or --discard).",
+                code=ExitCode.USAGE,
+                as_json=as_json,
+            )
+        _decide(session, accept=accept, as_json=as_json)
+        return
+    if text is None:
+        fail(
+            "Say what to change.",
+            f'Run `muse-studio modify {session} "bass simpler"` (add --preview to hear it first).',
+            code=ExitCode.USAGE,
+            as_json=as_json,
+        )
     folder, pipeline = _open(session, as_json)
+    if preview:
+        _preview(folder, pipeline, text, as_json)
+        return
     console = Console(stderr=as_json)
     refusal = _AskedWithoutTerminal()
     gate: ApprovalGate = AutoApprove()
@@ -70,6 +113,7 @@ def modify(session: str, text: str, yes: bool, as_json: bool) -> None:
             if interactive()
             else refusal
         )
+    pending = load_pending(folder)
     result = _writing(
         lambda: run_blocking(modify_song(pipeline, text, session_dir=folder, gate=gate)), as_json
     )
@@ -79,11 +123,75 @@ def modify(session: str, text: str, yes: bool, as_json: bool) -> None:
         )
     else:
         _print_change(result)
+        if pending is not None and result.status in ("applied", "undone", "redone"):
+            click.echo(f"The pending proposal “{pending.proposal.request}” was dropped.")
     if result.status == "declined" and refusal.question:
         click.echo(f"{refusal.question} Run again with --yes to go ahead.", err=True)
         sys.exit(ExitCode.FAILED)
     if result.status == "not_understood":
         sys.exit(ExitCode.USAGE)
+
+
+def _preview(folder: Path, pipeline: ComposerPipeline, text: str, as_json: bool) -> None:
+    """Propose the change: only `SESSION/proposal/` is written."""
+    routed = route(text, session_open=True)
+    request = routed.request
+    if request.kind != "change":
+        fail(
+            f"“{text}” is not a change to the song, so there is nothing to preview.",
+            'Say what to change, e.g. "bass simpler" or "what would it sound like in D minor?".',
+            code=ExitCode.USAGE,
+            as_json=as_json,
+        )
+    made = _writing(lambda: run_blocking(propose(pipeline, request, session_dir=folder)), as_json)
+    if as_json:
+        click.echo(
+            made.model_dump_json(by_alias=True, indent=2, exclude={"pipeline", "song_state"})
+        )
+    elif isinstance(made, ProposalResult):
+        _print_proposal(folder, made)
+    else:
+        _print_change(made)
+    if made.status == "not_understood":
+        sys.exit(ExitCode.USAGE)
+
+
+def _decide(session: str, *, accept: bool, as_json: bool) -> None:
+    """Accept or discard the session's pending proposal."""
+    folder, pipeline = _open(session, as_json)
+    if not accept:
+        gone = _writing(lambda: discard_proposal(pipeline, folder), as_json)
+        if as_json:
+            click.echo(gone.model_dump_json(by_alias=True, indent=2, exclude={"pipeline"}))
+        else:
+            click.echo(gone.summary)
+        return
+    try:
+        result = _writing(lambda: accept_proposal(pipeline, folder), as_json)
+    except ProposalStale as exc:
+        fail(str(exc), f"Run `muse-studio modify {folder.name} --discard`.", as_json=as_json)
+    if as_json:
+        click.echo(
+            result.model_dump_json(by_alias=True, indent=2, exclude={"pipeline", "song_state"})
+        )
+    else:
+        _print_change(result)
+
+
+def _print_proposal(folder: Path, made: ProposalResult) -> None:
+    click.echo(made.summary)
+    proposal = made.proposal
+    if proposal is None:
+        return
+    click.echo(f"Cost: {proposal.cost}.")
+    for name in proposal.changed_files:
+        click.echo(f"  would update {name}")
+    for name in proposal.removed_files:
+        click.echo(f"  would remove {name}")
+    click.echo(
+        f"Nothing in the song changed yet: `muse-studio modify {folder.name} --accept` makes it, "
+        "`--discard` drops it."
+    )
 
 
 def _replay_command(name: str, doc: str, replay: Callable[..., UndoResult]) -> click.Command:

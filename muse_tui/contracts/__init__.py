@@ -90,6 +90,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "SessionManifest",
         "StageTimingEntry",
     ),
+    "proposal": ("Proposal", "ProposalResult"),
     "pipeline": (
         "CRITICAL_STAGES",
         "FINISHED_STATUSES",
@@ -256,6 +257,7 @@ if TYPE_CHECKING:
         ValidationOutput,
     )
     from muse_tui.contracts.position import Position, Relation
+    from muse_tui.contracts.proposal import Proposal, ProposalResult
     from muse_tui.contracts.song import (
         Arrangement,
         Bus,

@@ -42,6 +42,7 @@ from muse_tui.store.checkpoint import write_checkpoint
 from muse_tui.store.lock import LOCK_FILE
 from muse_tui.store.manifest import record_run_in_manifest
 from muse_tui.store.progression_file import write_progression
+from muse_tui.store.proposal_file import PROPOSAL_DIR, drop_proposal, sweep_proposal_folder
 from muse_tui.store.session_writer import write_session
 from muse_tui.store.smf import write_song_midi
 from muse_tui.store.transaction import session_change
@@ -350,7 +351,10 @@ _ONE_TRACK = re.compile(r"^tracks\[(\d+)\]\.(regions|program|drumKit|volume|pan|
 def write_changed_files(
     session_dir: Path, pipeline: ComposerPipeline, changes: list[Change]
 ) -> list[str]:
-    """Rewrite what the changes reach, through the store writers; the files whose bytes moved."""
+    """Rewrite what the changes reach, through the store writers; the files whose bytes moved.
+
+    A pending proposal goes with the change: it was made on the song as it was.
+    """
     before = _fingerprints(session_dir)
     paths = [c.path for c in changes]
     song = pipeline.song_state
@@ -365,6 +369,8 @@ def write_changed_files(
                 # The song is already arranged (S6); files whose bytes do not move are not reported.
                 write_song_midi(session_dir, song, arranged=True)
             record_run_in_manifest(session_dir, pipeline)
+        drop_proposal(session_dir)  # a proposal made on the song before this change is stale
+    sweep_proposal_folder(session_dir)
     after = _fingerprints(session_dir)
     return sorted(p for p, digest in after.items() if before.get(p) != digest)
 
@@ -372,8 +378,9 @@ def write_changed_files(
 def _fingerprints(session_dir: Path) -> dict[str, str]:
     found = {}
     for path in session_dir.rglob("*"):
+        relative = path.relative_to(session_dir)
+        if relative.parts[0] == PROPOSAL_DIR:
+            continue
         if path.is_file() and not path.name.endswith((".bak", ".tmp", LOCK_FILE)):
-            found[path.relative_to(session_dir).as_posix()] = hashlib.sha1(
-                path.read_bytes()
-            ).hexdigest()
+            found[relative.as_posix()] = hashlib.sha1(path.read_bytes()).hexdigest()
     return found

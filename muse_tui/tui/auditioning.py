@@ -227,6 +227,16 @@ class Audition:
         player.play_only(self.alone)
         return self.alone is not None
 
+    @property
+    def silence(self) -> str | None:
+        """Why the song is silent though it plays: what is soloed (or alone) is also muted."""
+        if self.alone is not None and self.alone in self.muted:
+            return "the track alone is muted"
+        if self.soloed and self.soloed <= self.muted:
+            many = len(self.soloed) > 1
+            return "the soloed tracks are muted" if many else "the soloed track is muted"
+        return None
+
     def toggle_mute(self, track: Track) -> bool:
         player = self._ready()
         on = track.id not in self.muted

@@ -1,11 +1,14 @@
-"""Changing the open session from the studio: modify, undo, redo, and making alternatives.
+"""Changing the open session from the studio: modify, propose, undo, redo, and alternatives.
 
 With a session open, each line typed in the prompt is routed
-(`engine.routing.route`): a change request goes to `engine.editing.modify`, a
-new-song prompt is handed back as `ComposeRequested`. Edits are CPU work and
-file writes, so they run in thread workers, one at a time; an expensive change
-asks its question through `ThreadGate` on the app's loop. The workers' state
-handler only posts `Edited` or `ComparisonMade`: the screen owns the open song.
+(`engine.routing.route`): a change request goes to `engine.proposals.preview`,
+a new-song prompt is handed back as `ComposeRequested`. A change that
+regenerates parts (`PROPOSE_FROM` and dearer), and any "what would it sound
+like …?", is proposed: nothing on disk but the session's proposal moves until
+the producer accepts or discards it. Smaller changes are made at once. Edits are
+CPU work and file writes, so they run in thread workers, one at a time. The
+workers' state handler only posts `Edited`, `Proposed`, `Discarded` or
+`ComparisonMade`: the screen owns the open song.
 """
 
 from __future__ import annotations
@@ -26,14 +29,18 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from muse_tui.compose.requests import ChangeRequest
-    from muse_tui.contracts import AlternativeElement, ComposerPipeline
+    from muse_tui.contracts import AlternativeElement, ComposerPipeline, Cost
     from muse_tui.contracts.editing import ModifySongResult, UndoResult
+    from muse_tui.contracts.proposal import ProposalResult
+    from muse_tui.engine.proposals import Pending
 
     from .app import StudioApp
     from .screens.studio import StudioScreen
     from .session import OpenSong
 
 EDIT = "edit"
+#: The least costly change the studio proposes instead of making (it regenerates a part).
+PROPOSE_FROM: Cost = "moderate"
 
 
 class Editor(Widget):
@@ -54,6 +61,21 @@ class Editor(Widget):
         """A change, undo, redo or pick is on disk: `result` says what it did."""
 
         def __init__(self, result: ModifySongResult | UndoResult) -> None:
+            super().__init__()
+            self.result = result
+
+    class Proposed(Message):
+        """A change is proposed: `pending` is kept in the session, the song is as it was."""
+
+        def __init__(self, result: ProposalResult, pending: Pending) -> None:
+            super().__init__()
+            self.result = result
+            self.pending = pending
+
+    class Discarded(Message):
+        """The proposal was dropped (or there was none): `result` says which."""
+
+        def __init__(self, result: ProposalResult) -> None:
             super().__init__()
             self.result = result
 
@@ -99,14 +121,15 @@ class Editor(Widget):
         from muse_tui.engine.routing import route  # routes the line; see the module docstring
 
         routed = route(text, session_open=self.editable)
-        if routed.kind == "question":
+        wondering = self.editable and routed.request.kind == "change"  # "what would it sound like…"
+        if routed.kind == "question" and not wondering:
             self.answer(text)
         elif routed.kind == "unclear" and not self.editable:  # "undo" with no song open
             self.notify("There is no song open to change; type a prompt to compose one.")
         elif routed.kind == "compose" or not self.editable:
             self.post_message(self.ComposeRequested(text))
         else:
-            self.start_change(text, routed.request)
+            self.start_change(text, routed.request, wondering=routed.kind == "question")
 
     def answer(self, text: str) -> None:
         """Answer in the notes log, from the open session (or theory, which needs none)."""
@@ -121,7 +144,10 @@ class Editor(Widget):
             log.say(line)
         self.studio.took_prompt(text)
 
-    def start_change(self, text: str, request: ChangeRequest | None = None) -> None:
+    def start_change(
+        self, text: str, request: ChangeRequest | None = None, *, wondering: bool = False
+    ) -> None:
+        """Make or propose the change; `wondering` ("what would it sound like…") always proposes."""
         if not self.editable:
             self.notify("Compose a song or open a session first.", severity="warning")
             return
@@ -129,7 +155,17 @@ class Editor(Widget):
             return
         self.studio.log_pane.say(f"» {text}", "bold")
         self.studio.took_prompt(text)
-        self.change_song(request or text)
+        self.change_song(request or text, floor="cheap" if wondering else PROPOSE_FROM)
+
+    def accept(self) -> None:
+        """Make the pending proposal the song."""
+        if self.editable and not self.busy():
+            self.accept_proposal()
+
+    def discard(self) -> None:
+        """Drop the pending proposal; the song is as it was."""
+        if self.editable and not self.busy():
+            self.discard_proposal()
 
     def undo(self, steps: int) -> None:
         if self.session is None or not self.editable or self.session.last_change is None:
@@ -180,16 +216,49 @@ class Editor(Widget):
             yield pipeline, folder
 
     @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: busy()
-    def change_song(self, said: str | ChangeRequest) -> ModifySongResult:
+    def change_song(
+        self, said: str | ChangeRequest, floor: Cost = PROPOSE_FROM
+    ) -> ModifySongResult | tuple[ProposalResult, Pending | None]:
+        """A change request is previewed (made at once below `floor`); anything else is modified.
+
+        Undo, redo and "try something different" typed as words go to `modify`.
+        """
+        from muse_tui.contracts.editing import ModifySongResult
         from muse_tui.engine.editing import modify
         from muse_tui.engine.orchestrator import run_blocking
+        from muse_tui.engine.proposals import load_pending, preview
+        from muse_tui.engine.routing import route
 
         from .gate import ThreadGate
 
-        gate = ThreadGate(self.app)
+        request = route(said, session_open=True).request if isinstance(said, str) else said
         clock = self.app.config.clock
         with self._writing() as (pipeline, folder):
-            return run_blocking(modify(pipeline, said, session_dir=folder, gate=gate, clock=clock))
+            if request.kind != "change":
+                gate = ThreadGate(self.app)
+                return run_blocking(
+                    modify(pipeline, request, session_dir=folder, gate=gate, clock=clock)
+                )
+            made = run_blocking(
+                preview(pipeline, request, session_dir=folder, clock=clock, floor=floor)
+            )
+            if isinstance(made, ModifySongResult):
+                return made
+            return made, load_pending(folder)
+
+    @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: busy()
+    def accept_proposal(self) -> ModifySongResult:
+        from muse_tui.engine.proposals import accept
+
+        with self._writing() as (pipeline, folder):
+            return accept(pipeline, folder)
+
+    @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: busy()
+    def discard_proposal(self) -> ProposalResult:
+        from muse_tui.engine.proposals import discard
+
+        with self._writing() as (pipeline, folder):
+            return discard(pipeline, folder)
 
     @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: busy()
     def replay(self, steps: int, *, undoing: bool) -> UndoResult:
@@ -219,6 +288,7 @@ class Editor(Widget):
     @on(Worker.StateChanged)
     def _edit_changed(self, event: Worker.StateChanged) -> None:
         from muse_tui.contracts.editing import ModifySongResult, UndoResult
+        from muse_tui.contracts.proposal import ProposalResult
 
         worker = event.worker
         if worker.group != EDIT:
@@ -228,6 +298,12 @@ class Editor(Widget):
             result = worker.result
             if isinstance(result, Comparison):
                 self.post_message(self.ComparisonMade(result))
+            elif isinstance(result, tuple):
+                proposed, pending = result
+                if pending is not None:
+                    self.post_message(self.Proposed(proposed, pending))
+            elif isinstance(result, ProposalResult):
+                self.post_message(self.Discarded(result))
             elif isinstance(result, ModifySongResult | UndoResult):
                 self.post_message(self.Edited(result))
         elif event.state == WorkerState.ERROR:
@@ -255,6 +331,7 @@ class Editor(Widget):
 def edit_sentence(error: BaseException | None) -> str:
     """A change that failed, as one sentence: nothing changed, and what to do."""
     from muse_tui.engine.alternatives import AlternativesError
+    from muse_tui.engine.proposals import ProposalStale
     from muse_tui.store.atomic import WriteFailed
     from muse_tui.store.lock import SessionBusy
 
@@ -266,6 +343,8 @@ def edit_sentence(error: BaseException | None) -> str:
             f"{error}; the song on screen is as it was. Free some space or check the "
             "sessions folder, then try again."
         )
+    if isinstance(error, ProposalStale):
+        return str(error)
     if isinstance(error, AlternativesError):
         text = str(error)
         return text[0].upper() + text[1:]

@@ -77,10 +77,7 @@ class Listening(Widget):
     @on(AuditionChanged)
     def refresh_audition(self) -> None:
         audition = self.app.audition
-        marks = {tid: "M" for tid in audition.muted}
-        marks.update({tid: "S" for tid in audition.soloed})
-        if audition.alone:
-            marks[audition.alone] = "▶"
+        marks = track_marks(audition.muted, audition.soloed, audition.alone)
         looped = audition.looped.name if audition.looped else None
         self.studio.query_one(ArrangementView).set_marks(marks, looped)
         self.update_transport()
@@ -126,6 +123,7 @@ class Listening(Widget):
             "playing": audition.playing,
             "loop": audition.looped.name if audition.looped else None,
             "previewing": audition.previewing,
+            "silent": audition.silence,
             "alone": next((t.name for t in song.tracks if t.id == audition.alone), None)
             if song and audition.alone
             else None,
@@ -138,3 +136,17 @@ class Listening(Widget):
             changes.update(bar=getattr(playhead, "bar", 0), beat=getattr(playhead, "beat", 0.0))
             changes["playing"] = getattr(playhead, "playing", False)
         self.studio.query_one(TransportBar).update_state(**changes)
+
+
+def track_marks(muted: set[str], soloed: set[str], alone: str | None) -> dict[str, str]:
+    """Each track's listening state, all of it: "M" muted, "S" soloed, "▶" alone; "MS" is both.
+
+    A muted track keeps its "M" when it is also soloed or alone, so the lane
+    says why nothing sounds.
+    """
+    marks = {tid: "M" for tid in muted}
+    for tid in soloed:
+        marks[tid] = marks.get(tid, "") + "S"
+    if alone:
+        marks[alone] = marks.get(alone, "") + "▶"
+    return marks

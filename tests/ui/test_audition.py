@@ -49,7 +49,7 @@ async def test_the_audition_keys_drive_the_player(tmp_path: Path) -> None:
             ("stop",),
         ]
         view = app.studio.query_one(ArrangementView)
-        assert view.looped == "Verse" and view.marks[bass.id] == "S"
+        assert view.looped == "Verse" and view.marks[bass.id] == "MS"  # muted and soloed: both show
 
 
 async def test_without_a_port_playing_says_how_to_get_one(tmp_path: Path) -> None:

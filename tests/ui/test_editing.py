@@ -18,12 +18,11 @@ from textual.notifications import Notify
 from muse_tui.engine.registry import product_stages
 from muse_tui.store.atomic import WriteFailed
 from muse_tui.store.checkpoint import load_checkpoint
-from muse_tui.tui.screens.confirm import TYPE_AHEAD_GRACE_S, ConfirmModal
 from muse_tui.tui.widgets.arrangement import ArrangementView
-from muse_tui.tui.widgets.compare import CompareView
+from muse_tui.tui.widgets.compare import CompareView, ProposalView
 from muse_tui.tui.widgets.history import HistoryPane
 from muse_tui.tui.widgets.piano_roll import PianoRoll
-from tests.ui.harness import SESSION_IDS, Players, make_studio, until
+from tests.ui.harness import SESSION_IDS, Players, make_studio
 from tests.ui.test_compose import type_prompt
 
 # Each test composes a 32-bar song with the real stages (~5-10 s of CPU): full suite only.
@@ -57,11 +56,6 @@ def digests(folder: Path) -> dict[str, str]:
     }
 
 
-async def read_the_question(pilot: Any) -> None:
-    """As a producer does: a question ignores keys pressed before it could be read."""
-    await pilot.pause(TYPE_AHEAD_GRACE_S + 0.1)
-
-
 async def settle(pilot: Any) -> None:
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
@@ -70,6 +64,13 @@ async def settle(pilot: Any) -> None:
 async def say(pilot: Any, text: str) -> None:
     """Type a line in the prompt and wait until what it started has finished."""
     await type_prompt(pilot, text)
+    await settle(pilot)
+
+
+async def change(pilot: Any, text: str) -> None:
+    """Ask for a change that regenerates a part (it is proposed), then accept it from the keys."""
+    await say(pilot, text)
+    await pilot.press("escape", "enter")  # out of the prompt to the proposal; enter accepts
     await settle(pilot)
 
 
@@ -105,7 +106,7 @@ async def test_a_change_in_the_prompt_regenerates_only_what_it_reaches(tmp_path:
         await pilot.press("space")  # playing while the change lands
         assert players.last.status == "playing"
 
-        await say(pilot, "Bass too busy, simplify")
+        await change(pilot, "Bass too busy, simplify")
 
         after = digests(folder)
         moved = {name for name in after if after[name] != before[name]}
@@ -128,7 +129,7 @@ async def test_undo_and_redo_keys_put_the_files_back(tmp_path: Path) -> None:
         folder = await composed(pilot)
         original = digests(folder)
         song = app.studio.song
-        await say(pilot, "Bass too busy, simplify")
+        await change(pilot, "Bass too busy, simplify")
         changed = digests(folder)
         assert changed != original
 
@@ -150,27 +151,21 @@ async def test_undo_and_redo_keys_put_the_files_back(tmp_path: Path) -> None:
         assert digests(folder) == original
 
 
-async def test_an_expensive_change_asks_first_and_no_keeps_the_song(tmp_path: Path) -> None:
+async def test_an_expensive_change_is_proposed_and_discard_keeps_the_song(tmp_path: Path) -> None:
     app = studio(tmp_path)
     async with app.run_test(size=(140, 44)) as pilot:
         folder = await composed(pilot)
         original, drums = digests(folder), app.studio.song.track("drums")
-        await type_prompt(pilot, "change the key to D minor")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmModal))
-        question = str(app.screen.query_one(".summary").render())
-        assert question.startswith("Changing the key will regenerate") and "Drums stay" in question
-        await read_the_question(pilot)
-        await pilot.press("n")
+        await say(pilot, "change the key to D minor")
+        summary = str(app.studio.query_one(ProposalView).query(".variant-description")[1].render())
+        assert summary.startswith("Moved the song to D minor.") and "kept drums" in summary
+        await pilot.press("escape", "d")
         await settle(pilot)
         assert digests(folder) == original
         assert app.studio.song.key == "Eb" and app.studio.pipeline.song_state.history == []
-        assert "Left as it was." in logged(app)
+        assert "Discarded the proposal “change the key to D minor”" in logged(app)
 
-        await type_prompt(pilot, "change the key to D minor")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmModal))
-        await read_the_question(pilot)
-        await pilot.press("y")
-        await settle(pilot)
+        await change(pilot, "change the key to D minor")
         assert app.studio.song.key == "D"
         assert app.studio.song.track("drums") == drums  # its file moves only by the key signature
         assert digests(folder)["midi/bass.mid"] != original["midi/bass.mid"]
@@ -290,7 +285,7 @@ async def test_the_palette_offers_undo_and_every_element_to_compare(tmp_path: Pa
     app = studio(tmp_path)
     async with app.run_test(size=(140, 44)) as pilot:
         await composed(pilot)
-        await say(pilot, "Bass too busy, simplify")
+        await change(pilot, "Bass too busy, simplify")
         await pilot.press("escape", "ctrl+p")
         await pilot.press(*"alternatives for the progression", "enter")
         await settle(pilot)
@@ -316,8 +311,8 @@ async def quiet(pilot: Any) -> None:
 async def compose_and_change(pilot: Any) -> None:
     await pilot.pause()
     await composed(pilot)
-    await say(pilot, "Bass too busy, simplify")
-    await pilot.press("escape")
+    await change(pilot, "Bass too busy, simplify")
+    await pilot.press("escape")  # out of the prompt, where an accepted change leaves the focus
     await quiet(pilot)
 
 

@@ -16,7 +16,7 @@ import pytest
 from textual.message import Message
 
 from muse_tui.store.checkpoint import load_checkpoint, pipeline_path
-from tests.ui.test_editing import composed, digests, errors, notices, say, studio
+from tests.ui.test_editing import change, composed, digests, errors, notices, say, studio
 
 pytestmark = pytest.mark.slow
 
@@ -72,7 +72,7 @@ async def test_a_change_while_the_cli_holds_the_session_is_refused_in_one_senten
         assert digests(folder) == before and app.studio.song == song
         assert load_checkpoint(folder).song_state.history == []
 
-        await say(pilot, "Bass too busy, simplify")  # the CLI is done: now it goes through
+        await change(pilot, "Bass too busy, simplify")  # the CLI is done: proposed, accepted
         assert len(load_checkpoint(folder).song_state.history) == 1
 
 
@@ -105,7 +105,7 @@ async def test_a_session_the_cli_changed_is_reloaded_before_the_studio_changes_i
         assert any("changed outside the studio" in n for n in notices(messages))
         assert errors(messages) == []
 
-        await say(pilot, "Bass too busy, simplify")  # sent again, on the reloaded song
+        await change(pilot, "Bass too busy, simplify")  # sent again, on the reloaded song
         history = _history_on_disk(folder)
         assert history[0] == cli_entry and len(history) == 2
         assert load_checkpoint(folder).song_state.tempo == 96

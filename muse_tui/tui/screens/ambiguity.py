@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on
+from textual import _time, events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -14,12 +14,14 @@ from textual.widgets.option_list import Option
 
 from muse_tui.contracts import Ambiguity
 
+from .confirm import TypeAheadGuard
+
 
 def option_label(value: str) -> str:
     return value.replace("_", " ")
 
 
-class AmbiguityModal(ModalScreen[str | None]):
+class AmbiguityModal(TypeAheadGuard, ModalScreen[str | None]):
     """Options are keyboard-selectable: arrows and enter, or their number; escape cancels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -36,6 +38,10 @@ class AmbiguityModal(ModalScreen[str | None]):
     def __init__(self, question: Ambiguity) -> None:
         super().__init__(classes="question")
         self.question = question
+        self.opened_at = _time.get_time()
+
+    def _on_key(self, event: events.Key) -> None:
+        self._typed_ahead(event)
 
     def compose(self) -> ComposeResult:
         q = self.question
@@ -55,6 +61,7 @@ class AmbiguityModal(ModalScreen[str | None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self._shown()
         if not self.question.options:
             self.query_one(OptionList).display = False
             self.query_one(Input).focus()

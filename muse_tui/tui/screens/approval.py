@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.table import Table
+from textual import _time, events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -24,10 +25,11 @@ from muse_tui.theory.pitch import midi_to_name
 from ..messages import PreviewRequested
 from ..preview import progression_preview
 from ..widgets.mini_roll import MiniRoll
+from .confirm import TypeAheadGuard
 
 
-class ApprovalModal(ModalScreen[Decision]):
-    """Shows what a stage made and waits for the producer's word."""
+class ApprovalModal(TypeAheadGuard, ModalScreen[Decision]):
+    """Shows what a stage made and waits for the producer's word (never a key typed before)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "decide('approve')", "Approve", id="gate.approve",
@@ -43,6 +45,13 @@ class ApprovalModal(ModalScreen[Decision]):
     def __init__(self, request: ApprovalRequest) -> None:
         super().__init__(classes="gate")
         self.request = request
+        self.opened_at = _time.get_time()
+
+    def on_mount(self) -> None:
+        self._shown()
+
+    def _on_key(self, event: events.Key) -> None:
+        self._typed_ahead(event)
 
     def compose(self) -> ComposeResult:
         r = self.request

@@ -16,6 +16,28 @@ from textual.widgets import Footer, Static
 TYPE_AHEAD_GRACE_S = 0.4
 
 
+class TypeAheadGuard:
+    """For a dialog: keys typed before it was shown (queued while it opened) never answer it.
+
+    A run's gate or question opens while the producer may still be typing; the
+    "y" of "very dark" is not an approval. `_typed_ahead` says whether a key
+    came too soon; the dialog's `_on_key` drops such a key.
+    """
+
+    opened_at: float = 0.0
+    type_ahead_grace: float = 0.0  # and this long after: for questions that open mid-typing
+
+    def _shown(self) -> None:
+        self.opened_at = max(self.opened_at, _time.get_time())
+
+    def _typed_ahead(self, event: events.Key) -> bool:
+        if event.time >= self.opened_at + self.type_ahead_grace:
+            return False  # seen and meant: the bindings answer it
+        event.prevent_default()
+        event.stop()
+        return True
+
+
 class ConfirmModal(ModalScreen[bool]):
     """`y` confirms; `n` or escape keeps things as they are.
 

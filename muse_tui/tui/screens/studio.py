@@ -48,9 +48,11 @@ if TYPE_CHECKING:
 
     from ..app import StudioApp
     from ..comparison import Comparison
-    from ..widgets.compare import CompareView
+    from ..widgets.compare import CompareView, ProposalView
 
-LETTER_ACTIONS = {"toggle_play", "track_alone", "loop_section", "mute", "solo", "alternatives"}
+LETTER_ACTIONS = {
+    "toggle_play", "track_alone", "loop_section", "mute", "solo", "alternatives", "show_proposal"
+}  # fmt: skip
 EDIT_ACTIONS = {"undo", "redo", "alternatives"}
 
 
@@ -72,6 +74,8 @@ class StudioScreen(Screen[None]):
                 tooltip="Compare variants of the selected track's part, hear them, pick one"),
         Binding("j", "jam", "Jam", id="studio.jam",
                 tooltip="Jam with the band on the prompt typed, else on the open song's prompt"),
+        Binding("p", "show_proposal", "Proposal", id="studio.show_proposal",
+                tooltip="Show the pending proposal beside the song: hear it, accept or discard"),
         Binding("ctrl+z", "undo", "Undo", id="studio.undo",
                 tooltip="Undo the latest change to the song (it stays in the history)"),
         Binding("ctrl+y", "redo", "Redo", id="studio.redo",
@@ -177,6 +181,8 @@ class StudioScreen(Screen[None]):
             return self.running
         if action == "alternatives" and self.comparison is not None:
             return False  # one comparison at a time; n asks for a new batch
+        if action == "show_proposal":
+            return self.comparing.proposal is not None and not self.query("#proposal")
         if action in EDIT_ACTIONS:
             return self.editable
         return True
@@ -193,6 +199,7 @@ class StudioScreen(Screen[None]):
             return
         if self.comparison is not None:
             self.comparing.close()
+        self.comparing.forget_proposal()
         audition.load(new.song)
         prompt = self.query_one(PromptInput)
         prompt.border_title = self.EDIT_PROMPT_TITLE if new.editable else self.PROMPT_TITLE
@@ -205,6 +212,8 @@ class StudioScreen(Screen[None]):
         self.refresh_bindings()
         self.sub_title = new.folder.name if new.folder else ""
         self.listening.update_transport()
+        if new.editable and new.folder is not None:
+            self._show_pending(new.folder, new.song)  # a proposal survives a restart
         if self.app.play_when_loaded:  # after the panes: play from the selected section
             self.app.play_when_loaded = False
             self.call_after_refresh(self.listening.act, "play")
@@ -230,7 +239,16 @@ class StudioScreen(Screen[None]):
             return
         changed = result.song_state != (session.pipeline.song_state if session.pipeline else None)
         if self.comparison is not None:
-            self.comparing.close()  # a pick, or a change that makes the variants stale
+            self.comparing.close(focus=False)  # a pick, or a change that makes the variants stale
+        pending = self.comparing.proposal
+        if changed and pending is not None:
+            self.comparing.forget_proposal()  # accepted, or dropped by a change made meanwhile
+            entry = getattr(result, "history_entry", None)
+            if entry is None or entry.user_text != pending.proposal.request:
+                self.log_pane.say(
+                    f"The proposal “{pending.proposal.request}” was dropped: the song changed.",
+                    "dim",
+                )
         self.session = session.changed(result.pipeline, result.song_state if changed else None)
         summary = result.summary
         if result.status == "not_understood":
@@ -239,6 +257,60 @@ class StudioScreen(Screen[None]):
         if result.updated_files:
             self.log_pane.say(f"Rewrote {_files(result.updated_files)}.", "dim")
         self.notify(summary, timeout=4)
+        if result.status not in ("undone", "redone"):  # ctrl+z again, ctrl+y: keys stay put
+            self._back_to_prompt()
+
+    def _back_to_prompt(self) -> None:
+        """After a change, a pick or a decided proposal, what is typed next is for the prompt."""
+        if self.app.screen is self:
+            self.query_one(PromptInput).focus()
+
+    def _show_pending(self, folder: Path, song: SongState) -> None:
+        from muse_tui.engine.proposals import load_pending
+
+        pending = load_pending(folder)
+        if pending is not None:
+            self.comparing.open_proposal(pending, song)
+            self.log_pane.say(f"A proposal is pending: “{pending.proposal.request}”.", "bold")
+            self.refresh_bindings()
+
+    @on(Editor.Proposed)
+    def _proposed(self, message: Editor.Proposed) -> None:
+        """Show "current | proposal"; the song, its files and its history are as they were."""
+        if self.song is None:
+            return
+        self.comparing.open_proposal(message.pending, self.song)
+        self.log_pane.say(message.result.summary, "bold")
+        self.notify(message.result.summary, timeout=4)
+        self.refresh_bindings()
+
+    @on(Editor.Discarded)
+    def _discarded(self, message: Editor.Discarded) -> None:
+        self.comparing.forget_proposal()
+        self.log_pane.say(message.result.summary)
+        self.notify(message.result.summary, timeout=3)
+        self.refresh_bindings()
+        self._back_to_prompt()
+
+    def on_proposal_view_hear(self, message: ProposalView.Hear) -> None:
+        self.comparing.hear_proposal(message.proposed)
+
+    def on_proposal_view_accept(self) -> None:
+        self.editor.accept()
+
+    def on_proposal_view_discard(self) -> None:
+        self.editor.discard()
+
+    def on_proposal_view_closed(self) -> None:
+        self.comparing.close()  # the proposal stays pending: p shows it again
+        self.refresh_bindings()
+
+    def action_show_proposal(self) -> None:
+        pending, song = self.comparing.proposal, self.song
+        if pending is not None and song is not None:
+            self.comparing.open_proposal(pending, song)
+            self.query_one("#proposal").focus()
+            self.refresh_bindings()
 
     @on(Editor.ComparisonMade)
     def _comparison_made(self, message: Editor.ComparisonMade) -> None:
@@ -355,7 +427,8 @@ class StudioScreen(Screen[None]):
 
     def action_leave_prompt(self) -> None:
         if isinstance(self.focused, PromptInput):
-            self.query_one(ArrangementView).focus()
+            shown = self.query("#compare, #proposal")
+            (shown.first() if shown else self.query_one(ArrangementView)).focus()
 
     def action_toggle_play(self) -> None:
         self.listening.act("play")

@@ -1,4 +1,4 @@
-"""The A/B comparison: an element's variants side by side, auditioned by number, picked by key.
+"""The A/B comparison (alternatives, or the song beside a proposal), auditioned by key.
 
 The widget only shows and asks. `Audition` (a number key, 0 for the song's own
 part), `Chosen` (enter), `NewBatch` (n) and `Closed` (escape) are messages the
@@ -227,3 +227,120 @@ def _roll_track(label: str, role: str, notes: list[Note]) -> Track:
     region = Region(id=_PLACEHOLDER_ID, name=label, start_beat=0, length_beats=end, notes=notes)
     name = f"{role or 'take'} {label}"
     return Track(id=_PLACEHOLDER_ID, name=name, role=role or "chords", channel=0, regions=[region])  # type: ignore[arg-type]
+
+
+class ProposalCard(Vertical):
+    """One side of a proposal: the song as it is, or as the proposal would leave it."""
+
+    DEFAULT_CSS = """
+    ProposalCard { width: 1fr; height: auto; border: round $panel; padding: 0 1; }
+    ProposalCard.-auditioning { border: heavy $success; }
+    ProposalCard .variant-head { text-style: bold; }
+    ProposalCard .variant-description { color: $text-muted; height: auto; }
+    """
+
+    def __init__(self, head: str, description: str, roll: Track | None, total_beats: float) -> None:
+        super().__init__()
+        self._head, self._description = head, description
+        self._roll, self._total = roll, total_beats
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._head, classes="variant-head")
+        if self._roll is not None:
+            yield MiniRoll(self._roll, self._total)
+        yield Static(self._description, classes="variant-description")
+
+
+class ProposalView(Widget, can_focus=True):
+    """The song as it is beside a proposal: 1 and 2 switch the audition, enter accepts, d discards.
+
+    Like `CompareView` it only shows and asks: `Hear`, `Accept`, `Discard` and
+    `Closed` are answered by the studio. Closing keeps the proposal pending.
+    """
+
+    DEFAULT_CSS = """
+    ProposalView { height: auto; border: round $warning; padding: 0 1; }
+    ProposalView:focus { border: round $accent; }
+    ProposalView #proposal-title { text-style: bold; }
+    ProposalView #proposal-help { color: $text-muted; }
+    ProposalView Horizontal { height: auto; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "hear(False)", "Current", id="proposal.current",
+                tooltip="Hear the song as it is, from the next bar"),
+        Binding("2", "hear(True)", "Proposal", id="proposal.proposed",
+                tooltip="Hear the proposal in its place, from the next bar"),
+        Binding("enter", "accept", "Accept", id="proposal.accept",
+                tooltip="Make the proposal the song (its files are written now)"),
+        Binding("d", "discard", "Discard", id="proposal.discard",
+                tooltip="Drop the proposal; the song stays as it is"),
+        Binding("escape", "close", "Hide", id="proposal.close",
+                tooltip="Hide the proposal; it stays pending (p shows it again)"),
+    ]  # fmt: skip
+
+    hearing_proposal: reactive[bool] = reactive(False)
+
+    class Hear(Message):
+        """Hear the proposal (or the song as it is) from the next bar line."""
+
+        def __init__(self, proposed: bool) -> None:
+            super().__init__()
+            self.proposed = proposed
+
+    class Accept(Message):
+        """The producer accepts the proposal."""
+
+    class Discard(Message):
+        """The producer discards the proposal."""
+
+    class Closed(Message):
+        """The producer hid the proposal; it stays pending."""
+
+    def __init__(
+        self,
+        request: str,
+        summary: str,
+        current: Track | None,
+        proposed: Track | None,
+        *,
+        total_beats: float = 0.0,
+        **kwargs: object,
+    ) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.request, self.summary = request, summary
+        self.current, self.proposed = current, proposed
+        self.total_beats = total_beats
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"Proposal: “{self.request}” — current | proposal", id="proposal-title")
+        with Horizontal(id="proposal-cards"):
+            yield ProposalCard("1  Current", "The song as it is.", self.current, self.total_beats)
+            yield ProposalCard("2  Proposal", self.summary, self.proposed, self.total_beats)
+        yield Static(
+            "1 current · 2 proposal (from the next bar) · enter accept · d discard · esc hide",
+            id="proposal-help",
+        )
+
+    def on_mount(self) -> None:
+        self._mark()
+
+    def action_hear(self, proposed: bool) -> None:
+        self.hearing_proposal = proposed
+        self.post_message(self.Hear(proposed))
+
+    def action_accept(self) -> None:
+        self.post_message(self.Accept())
+
+    def action_discard(self) -> None:
+        self.post_message(self.Discard())
+
+    def action_close(self) -> None:
+        self.post_message(self.Closed())
+
+    def watch_hearing_proposal(self) -> None:
+        self._mark()
+
+    def _mark(self) -> None:
+        for i, card in enumerate(self.query(ProposalCard)):
+            card.set_class(i == int(self.hearing_proposal), "-auditioning")

@@ -22,6 +22,7 @@ class TransportState:
     loop: str | None = None
     alone: str | None = None
     previewing: bool = False
+    silent: str | None = None  # why nothing sounds though it plays ("the soloed track is muted")
 
 
 class TransportBar(Widget, can_focus=False):
@@ -31,6 +32,7 @@ class TransportBar(Widget, can_focus=False):
         "transport--playing",
         "transport--stopped",
         "transport--dim",
+        "transport--silent",
     }
 
     def __init__(self, **kwargs: object) -> None:
@@ -62,6 +64,8 @@ class TransportBar(Widget, can_focus=False):
             text.append(f"  ⟲ {s.loop}")
         if s.alone:
             text.append(f"  only {s.alone}")
+        if s.silent:
+            text.append(f"  silent: {s.silent}", self.get_component_rich_style("transport--silent"))
         text.append("  port ", dim)
         text.append(s.port)
         return text

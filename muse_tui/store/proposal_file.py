@@ -1,0 +1,170 @@
+"""A proposed change kept whole inside the session: `SESSION/proposal/`, written as one change.
+
+A proposal is the files a change would write, kept aside until the producer
+accepts or discards it:
+
+- `proposal/proposal.json`: what was asked, the checkpoint it was made on, what it would do;
+- `proposal/files/<path>`: each file the change would write, byte for byte;
+- the files it would remove are listed in `proposal.json`.
+
+Every write goes through the session's transaction (`store.transaction`), so a
+killed writer leaves either no proposal or a whole one, and a proposal
+survives a restart. `capture` runs the store's writers without writing: the
+session change they would have made is handed back instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+from muse_tui.store.atomic import STAGING, remove_file, write_atomic
+from muse_tui.store.checkpoint import BACKUP_SUFFIX, keep_as_backup, pipeline_path, song_path
+from muse_tui.store.transaction import SessionChange, recover, session_change
+
+PROPOSAL_DIR = "proposal"
+RECORD = f"{PROPOSAL_DIR}/proposal.json"
+FILES = f"{PROPOSAL_DIR}/files"
+
+
+@contextlib.contextmanager
+def capture(session_dir: Path) -> Iterator[SessionChange]:
+    """Collect the writes the block makes to the session, and write none of them.
+
+    The returned change can still be committed (`SessionChange.commit`) to
+    make it after all, exactly as the writers would have. The checkpoint's
+    backups, which writing a checkpoint replaces at once, are put back.
+    """
+    recover(session_dir)
+    backups = _backups(session_dir)
+    change = SessionChange(session_dir)
+    token = STAGING.set(change)
+    try:
+        yield change
+    finally:
+        STAGING.reset(token)
+        _restore_backups(session_dir, backups)
+
+
+def keep_backups(session_dir: Path) -> None:
+    """Back up the checkpoint as writing it would: what accepting does before it lands."""
+    for path in _state_files(session_dir):
+        if path.exists():
+            keep_as_backup(path)
+
+
+def _state_files(session_dir: Path) -> list[Path]:
+    return [pipeline_path(session_dir), song_path(session_dir)]
+
+
+def _backups(session_dir: Path) -> dict[Path, tuple[int, bytes] | None]:
+    """The checkpoint's backups as they are (file and bytes): writing a checkpoint replaces them."""
+    found: dict[Path, tuple[int, bytes] | None] = {}
+    for path in _state_files(session_dir):
+        backup = path.with_name(path.name + BACKUP_SUFFIX)
+        try:
+            found[backup] = (backup.stat().st_ino, backup.read_bytes())
+        except OSError:
+            found[backup] = None
+    return found
+
+
+def _restore_backups(session_dir: Path, backups: dict[Path, tuple[int, bytes] | None]) -> None:
+    """Put back the backups a captured checkpoint write replaced; the session stays untouched.
+
+    A replaced backup is a hard link to the live checkpoint; it is written
+    back as its own file, so backing up again later is not a rename onto itself.
+    """
+    for backup, was in backups.items():
+        try:
+            now: int | None = backup.stat().st_ino
+        except OSError:
+            now = None
+        if now == (was[0] if was else None):
+            continue
+        if was is None:
+            backup.unlink(missing_ok=True)
+        else:
+            write_atomic(backup, was[1])
+
+
+def moved_files(change: SessionChange) -> tuple[dict[str, bytes], list[str]]:
+    """The files a captured change would write with new bytes, and those it would remove.
+
+    The proposal's own files are left out: they are bookkeeping, not the song.
+    """
+    root = change.session_dir
+    written = {}
+    for relative, data in change.files.items():
+        if relative.startswith(f"{PROPOSAL_DIR}/"):
+            continue
+        try:
+            same = (root / relative).read_bytes() == data
+        except OSError:
+            same = False
+        if not same:
+            written[relative] = data
+    removed = sorted(
+        r for r in change.removed if not r.startswith(f"{PROPOSAL_DIR}/") and (root / r).is_file()
+    )
+    return written, removed
+
+
+def checkpoint_digest(session_dir: Path) -> str:
+    """The SHA-256 of the session's checkpoint as it is on disk ("" when there is none)."""
+    try:
+        return hashlib.sha256(pipeline_path(session_dir).read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+def write_proposal(session_dir: Path, record: bytes, files: dict[str, bytes]) -> None:
+    """Replace any pending proposal with this one, all of it or none of it."""
+    with session_change(session_dir) as change:
+        for old in _proposal_files(session_dir):
+            change.remove_path(session_dir / old)
+        for relative, data in files.items():
+            change.put(f"{FILES}/{relative}", data)
+        change.put(RECORD, record)  # staged last; the journal lands it with the rest
+
+
+def read_record(session_dir: Path) -> bytes | None:
+    """The pending proposal's record, or None when there is none."""
+    recover(session_dir)  # a proposal a killed writer left half written is finished or gone
+    try:
+        return (session_dir / RECORD).read_bytes()
+    except OSError:
+        return None
+
+
+def read_proposed_file(session_dir: Path, relative: str) -> bytes:
+    return (session_dir / FILES / relative).read_bytes()
+
+
+def drop_proposal(session_dir: Path) -> bool:
+    """Remove the pending proposal (joining the open session change, if any); whether one was."""
+    found = _proposal_files(session_dir)
+    with session_change(session_dir):
+        for relative in found:
+            remove_file(session_dir / relative)
+    return bool(found)
+
+
+def sweep_proposal_folder(session_dir: Path) -> None:
+    """Remove the empty folders a removed proposal leaves (its files are already gone)."""
+    folder = session_dir / PROPOSAL_DIR
+    if folder.is_dir() and not any(p.is_file() for p in folder.rglob("*")):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _proposal_files(session_dir: Path) -> list[str]:
+    folder = session_dir / PROPOSAL_DIR
+    if not folder.is_dir() or folder.is_symlink():
+        return []
+    return sorted(
+        Path(os.path.relpath(p, session_dir)).as_posix() for p in folder.rglob("*") if p.is_file()
+    )

@@ -1,0 +1,145 @@
+"""The studio keyboard (issue 15): keys do what the screen says, and only that.
+
+Each test was written against the old behaviour first and failed there (see
+the report of branch `propose`): a muted soloed track showed only "S" and
+the transport did not say why nothing sounded; a gate answered keys typed
+before it was shown; a pick from the comparison left the focus outside the prompt.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual import _time, events
+
+from muse_tui.contracts import Ambiguity
+from muse_tui.engine.registry import product_stages
+from muse_tui.tui.messages import SongLoaded
+from muse_tui.tui.screens.ambiguity import AmbiguityModal
+from muse_tui.tui.screens.approval import ApprovalModal
+from muse_tui.tui.widgets.arrangement import ArrangementView
+from muse_tui.tui.widgets.compare import CompareView
+from muse_tui.tui.widgets.prompt import PromptInput
+from muse_tui.tui.widgets.transport import TransportBar
+from tests.ui.harness import Players, make_studio, until
+from tests.ui.songs import studio_song
+from tests.ui.test_compose import NO_GATES, type_prompt
+
+
+async def load_song(pilot: Any) -> None:
+    pilot.app.studio.post_message(SongLoaded(studio_song(), None, None))
+    await pilot.pause()
+    pilot.app.studio.query_one(ArrangementView).focus()
+
+
+def typed_at(moment: float, character: str) -> events.Key:
+    """A key the producer pressed at `moment` (before a dialog showed; it was queued meanwhile)."""
+    key = events.Key(character, character)
+    key.time = moment
+    return key
+
+
+async def test_mute_and_solo_both_show_and_a_silent_solo_is_said(tmp_path: Path) -> None:
+    players = Players()
+    app = make_studio(tmp_path, players=players)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await load_song(pilot)
+        song = app.studio.song
+        bass = song.tracks[1]
+        view, transport = app.studio.query_one(ArrangementView), app.studio.query_one(TransportBar)
+        await pilot.press("space", "down", "s")
+        assert view.marks[bass.id] == "S" and "silent" not in str(transport.render())
+
+        await pilot.press("m")  # the soloed track muted: the player is silent
+        assert view.marks[bass.id] == "MS"  # both states, in the bass's lane
+        assert "silent: the soloed track is muted" in str(transport.render())
+
+        await pilot.press("s")  # unsolo: the mute stays visible, the song sounds again
+        assert view.marks[bass.id] == "M" and "silent" not in str(transport.render())
+        await pilot.press("t")  # the bass alone, but it is muted
+        assert view.marks[bass.id] == "M▶"
+        assert "silent: the track alone is muted" in str(transport.render())
+
+
+async def test_a_gate_ignores_keys_typed_before_it_was_shown(tmp_path: Path) -> None:
+    app = make_studio(tmp_path)  # the harmony gate is on
+    async with app.run_test(size=(120, 40)) as pilot:
+        typing = _time.get_time()  # the producer types on; the gate is not shown yet
+        await type_prompt(pilot, "dark trap")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        gate = app.screen
+        for character in "very dark, ya":  # still typing when the gate opened: y, r, a, escape…
+            app.post_message(typed_at(typing, character))
+        app.post_message(typed_at(typing, "escape"))
+        await pilot.pause()
+        assert app.screen is gate  # neither approved, regenerated, auditioned nor cancelled
+        assert app.studio.running
+
+        await pilot.press("y")  # seen, then answered
+        await until(pilot, lambda: app.screen is app.studio)
+        await app.workers.wait_for_complete()
+
+
+async def test_a_question_ignores_keys_typed_before_it_was_shown(tmp_path: Path) -> None:
+    app = make_studio(tmp_path, settings=NO_GATES)
+    answers: list[str | None] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        question = Ambiguity(
+            field="key",
+            reason="Which key?",
+            options=["C_minor", "A_minor"],
+            default_value="C_minor",
+            severity="blocking",
+        )
+        modal = AmbiguityModal(question)
+        typing = _time.get_time()  # typed as the question opened
+        await app.push_screen(modal, answers.append)
+        await pilot.pause()
+        for character in ("2", "enter", "escape"):
+            app.post_message(typed_at(typing, character))
+        await pilot.pause()
+        assert app.screen is modal and answers == []
+
+        await pilot.press("2")
+        await pilot.pause()
+        assert answers == ["A_minor"]
+
+
+async def test_in_the_prompt_no_studio_key_fires(tmp_path: Path) -> None:
+    players = Players()
+    app = make_studio(tmp_path, players=players)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await load_song(pilot)
+        await pilot.press("space")  # playing, from outside the prompt
+        calls = len(players.last.calls)
+        prompt = app.studio.query_one(PromptInput)
+        prompt.focus()
+        typed = "mas tlp?10dn"
+        await pilot.press(*typed)
+        assert prompt.text == "mas tlp?10dn"
+        assert players.last.calls[calls:] == []  # no mute, solo, alone, loop, stop
+        assert app.screen is app.studio  # "?" typed, not the help screen
+        assert app.studio.query_one(TransportBar).state.playing
+
+
+@pytest.mark.slow
+async def test_after_a_pick_what_is_typed_goes_to_the_prompt(tmp_path: Path) -> None:
+    settings = "approval_gates = []\ndefault_bars = 16\n"
+    app = make_studio(tmp_path, registry=product_stages, settings=settings)
+    async with app.run_test(size=(140, 44)) as pilot:
+        await type_prompt(pilot, "neo soul, late night, 85 bpm, in Eb minor")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("escape", "a")  # out of the prompt; alternatives for the first track
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.studio.query_one(CompareView).has_focus
+        await pilot.press("right", "enter")  # use option B
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.studio.pipeline.song_state.history[-1].agent == "alternatives"
+        assert isinstance(app.focused, PromptInput)
+        await pilot.press(*"more swing")
+        assert app.studio.query_one(PromptInput).text == "more swing"
