@@ -46,8 +46,11 @@ class Routing(Contract):
     change_verbs: list[str] = Field(min_length=1)
     question: list[str] = Field(min_length=1)
     asks_for_change: list[str] = Field(default_factory=list)
+    #: A question that wants to hear a change ("what would it sound like in D minor?"):
+    #: the change is proposed, never made.
+    wonders: list[str] = Field(default_factory=list)
 
-    @field_validator("new_song", "change_verbs", "question", "asks_for_change")
+    @field_validator("new_song", "change_verbs", "question", "asks_for_change", "wonders")
     @classmethod
     def _patterns(cls, value: list[str]) -> list[str]:
         return _compiled(value)
@@ -67,6 +70,10 @@ class Routing(Contract):
     @cached_property
     def asks_for_change_pattern(self) -> re.Pattern[str] | None:
         return _either(self.asks_for_change) if self.asks_for_change else None
+
+    def wonders_at(self, text: str) -> bool:
+        """Whether `text` asks to hear a change rather than about the song."""
+        return any(re.search(p, text.lower()) for p in self.wonders)
 
 
 class Topic(Contract):

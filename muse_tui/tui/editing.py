@@ -120,8 +120,16 @@ class Editor(Widget):
         """
         from muse_tui.engine.routing import route  # routes the line; see the module docstring
 
+        from muse_tui.knowledge.questions import question_table
+
         routed = route(text, session_open=self.editable)
-        wondering = self.editable and routed.request.kind == "change"  # "what would it sound like…"
+        # "what would it sound like in D minor?" is proposed; "what preset should the bass use?"
+        # is answered, though its words read as a change too.
+        wondering = (
+            self.editable
+            and routed.request.kind == "change"
+            and question_table().routing.wonders_at(text)
+        )
         if routed.kind == "question" and not wondering:
             self.answer(text)
         elif routed.kind == "unclear" and not self.editable:  # "undo" with no song open
