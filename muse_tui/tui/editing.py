@@ -119,7 +119,6 @@ class Editor(Widget):
         A question never changes anything, with or without a song open.
         """
         from muse_tui.engine.routing import route  # routes the line; see the module docstring
-
         from muse_tui.knowledge.questions import question_table
 
         routed = route(text, session_open=self.editable)

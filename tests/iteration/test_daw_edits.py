@@ -78,10 +78,10 @@ def in_bars(notes: list[Played], first: int, last: int) -> list[Played]:
 
 
 def same_notes(after: list[Played], before: list[Played], shift: int = 0) -> bool:
-    """The same notes moved by `shift` ticks: pitch and velocity exact, times within a tick.
+    """The same notes moved by exactly `shift` ticks, pitch, length and velocity unchanged.
 
-    The writer rounds each onset from its place in the song, so a humanised onset
-    on a half tick may land one tick either side (its end too) after a move of whole bars.
+    The writer rounds a half tick up whatever float noise it carries, so a note
+    moved by whole bars lands exactly that many ticks later.
     """
 
     def voiced(n: Played) -> tuple[int, int, int]:
@@ -89,7 +89,7 @@ def same_notes(after: list[Played], before: list[Played], shift: int = 0) -> boo
 
     by_pitch = sorted(after, key=voiced), sorted(before, key=voiced)  # jitter reorders chords
     return len(after) == len(before) and all(
-        a[0] == b[0] and a[3:] == b[3:] and abs(a[1] - b[1] - shift) <= 1 and abs(a[2] - b[2]) <= 2
+        a[0] == b[0] and a[3:] == b[3:] and a[1] - b[1] == shift and a[2] == b[2]
         for a, b in zip(*by_pitch, strict=True)
     )
 
