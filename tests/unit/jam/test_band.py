@@ -7,6 +7,8 @@ import time
 from pathlib import Path
 
 import mido
+import music21
+import pretty_midi
 import pytest
 
 from muse_tui.compose.jam.song import round_song
@@ -167,6 +169,8 @@ def test_keep_this_writes_a_session_strict_parsers_and_play_accept(tmp_path: Pat
     for path in (folder / "midi").glob("*.mid"):
         midi = mido.MidiFile(path, clip=False)
         assert midi.length > 0
+        assert pretty_midi.PrettyMIDI(str(path)).instruments, "pretty_midi reads it"
+        assert music21.converter.parse(str(path)).flatten().notes, "music21 reads it"
     full = mido.MidiFile(folder / "midi" / "full-arrangement.mid", clip=False)
     ons = sum(1 for t in full.tracks for m in t if m.type == "note_on" and m.velocity > 0)
     loop_notes = sum(len(m.part.notes) for m in live.members if m.part is not None)
