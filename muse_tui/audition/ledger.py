@@ -56,6 +56,10 @@ class SoundingNotes:
         tracks = [track_id] if track_id is not None else list(self._held)
         return sum(sum(self._held.get(t, Counter()).values()) for t in tracks)
 
+    def shaped(self) -> set[int]:
+        """Channels a bend or channel pressure still holds away from rest."""
+        return self._bent | self._pressed
+
     def release(
         self, track_ids: Iterable[str] | None = None, channels: Iterable[int] = ()
     ) -> list[Message]:

@@ -165,7 +165,11 @@ class Performer:
     def _wrap(self) -> None:
         start, end = self.transport.loop  # type: ignore[misc]
         at = self.transport.time_at(end)
-        self._release()
+        # The loop starts over: let the sounding notes go and reset only channels left bent
+        # or pressed. Sustain off and All Notes Off on every channel at every wrap would cut
+        # the tails and put a burst of messages just where the next pass (and a jam's new
+        # parts) must start on time; a part switched here is reset on its own channel.
+        self._release(channels=self.ledger.shaped())
         for track_id in list(self.pending):
             self._swap_part(track_id, start)
         self._set_transport(self.transport.rebased(start, at))

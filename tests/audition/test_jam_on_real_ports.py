@@ -114,10 +114,25 @@ def test_rounds_land_on_loop_boundaries_with_no_stuck_notes_over_32_rounds(
                 for b, p in expected.get(channel, [])
                 if p == pitch and -0.001 <= (beat - b) * seconds_per_beat <= IDENTITY_S
             ]
-            assert late, (
-                f"round {round_.number}: channel {channel + 1} note {pitch} at beat {beat:.4f} "
-                "is not this round's"
-            )
+            if not late:
+                before = _expected(live.heard[number - 1]) if number else {}
+                nearest = min(
+                    (
+                        (beat - b) * seconds_per_beat * 1000
+                        for b, p in expected.get(channel, [])
+                        if p == pitch
+                    ),
+                    key=abs,
+                    default=None,
+                )
+                in_last = any(
+                    p == pitch and abs(b - beat) < 0.02 for b, p in before.get(channel, [])
+                )
+                raise AssertionError(
+                    f"round {round_.number}: channel {channel + 1} note {pitch} at beat "
+                    f"{beat:.4f} is not this round's (nearest of its own {nearest} ms; "
+                    f"in the round before: {in_last})"
+                )
         previous = live.heard[number - 1] if number else None
         for member in round_.members:
             before = previous.member(member.id) if previous is not None else None

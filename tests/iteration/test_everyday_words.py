@@ -28,7 +28,6 @@ VARIANTS = [
     ("I want an organ", "add_track", "keys", None),
     ("bring in the bass", "unmute", "bass", None),
     ("turn the pad down a bit", "volume_down", "pad", None),
-    ("make the intro longer", "section_longer", None, "intro"),
 ]
 
 
@@ -55,3 +54,16 @@ def test_electric_piano_is_the_rhodes_not_the_piano_inside_it() -> None:
 def test_busier_in_the_drop_is_a_section_not_a_removal() -> None:
     request = parse_request("busier in the drop")
     assert [(e.operation, e.scope.section) for e in request.edits] == [("busier", "drop")]
+
+
+@pytest.mark.parametrize(("text", "action", "section"), [
+    ("make the intro longer", "extend", "intro"),
+    ("longer intro", "extend", "intro"),
+    ("shorter outro", "shorten", "outro"),
+])  # fmt: skip
+def test_a_section_length_is_read_as_a_section_edit(text: str, action: str, section: str) -> None:
+    """The DAW-style section edits (issue 16) take these: a length with a place in the song."""
+    request = parse_request(text)
+    assert request.kind == "change", text
+    (edit,) = request.edits
+    assert (edit.operation, edit.action, edit.target.section) == ("section", action, section)  # type: ignore[attr-defined]
