@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+
+from pydantic import Field
 
 from muse_tui.contracts import HumanizationConfig, Note
 from muse_tui.knowledge.rhythm import Groove, SwingUnit
@@ -176,7 +178,8 @@ def played_note(pitch: int, velocity: int, start: float, duration: float, channe
     model would accept unchanged (ints in range, a start >= 0, a duration > 0)
     are stored as given; anything else (a float pitch, NaN, out of range) goes
     through `Note(...)`, which converts or refuses it exactly as before. If `Note`
-    gains a field, every note is validated again (`_TRUSTED` is then False).
+    changes shape (a field, a bound, a validator), every note is validated again
+    (`_TRUSTED` is then False), so the checks below cannot fall behind the model.
     """
     if (
         _TRUSTED
@@ -212,9 +215,39 @@ def played_note(pitch: int, velocity: int, start: float, duration: float, channe
     )
 
 
-_NOTE_FIELDS = frozenset({"pitch", "velocity", "start_beat", "duration_beats", "channel"})
-#: The shape `played_note` knows; what `BaseModel.model_construct` stores, minus its loop.
-_TRUSTED = set(Note.model_fields) == _NOTE_FIELDS and not Note.__pydantic_post_init__
+#: The shape `played_note` checks by hand: each field's type and bounds, as `Note` declares them.
+_NOTE_SHAPE = {
+    name: (kind, tuple(bounds.metadata))
+    for name, kind, bounds in (
+        ("pitch", int, Field(ge=0, le=127)),
+        ("velocity", int, Field(ge=1, le=127)),
+        ("start_beat", float, Field(ge=0)),
+        ("duration_beats", float, Field(gt=0)),
+        ("channel", int, Field(ge=0, le=15)),
+    )
+}
+_NOTE_FIELDS = frozenset(_NOTE_SHAPE)
+
+
+def shaped_as_note(model: type[Note]) -> bool:
+    """Whether `model` is the `Note` that `played_note` knows: the same fields, types and
+    bounds, and nothing that runs on validation (validators, serializers, a post-init) or
+    lives beside the fields (private attributes)."""
+    declared = {
+        name: (field.annotation, tuple(field.metadata))
+        for name, field in model.model_fields.items()
+    }
+    hooks = model.__pydantic_decorators__
+    return (
+        declared == _NOTE_SHAPE
+        and not model.__pydantic_post_init__
+        and not model.__private_attributes__
+        and not any(getattr(hooks, f.name) for f in fields(hooks))
+    )
+
+
+#: What `BaseModel.model_construct` stores, minus its loop, is only safe for the shape known.
+_TRUSTED = shaped_as_note(Note)
 _new_note = object.__new__
 _set = object.__setattr__
 

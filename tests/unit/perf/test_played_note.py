@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 
 import pytest
-from pydantic import ValidationError
+from pydantic import Field, ValidationError, field_validator
 
-from muse_tui.compose.humanize import played_note
+from muse_tui.compose.humanize import played_note, shaped_as_note
 from muse_tui.contracts import Note, Region
 
 
@@ -17,6 +17,8 @@ def test_a_plainly_valid_note_is_the_validated_note() -> None:
     assert fast == slow
     assert fast.to_json() == slow.to_json()
     assert fast.end_beat == 1.75
+    assert fast.model_fields_set == slow.model_fields_set
+    assert fast.model_dump(exclude_unset=True) == slow.model_dump(exclude_unset=True)
 
 
 def test_it_can_be_copied_and_serialised_inside_a_region() -> None:
@@ -55,3 +57,21 @@ def test_values_validation_would_refuse_are_refused(
 ) -> None:
     with pytest.raises(ValidationError):
         played_note(pitch, velocity, start, duration, channel)
+
+
+class _TighterNote(Note):
+    channel: int = Field(default=0, ge=0, le=9)
+
+
+class _CheckedNote(Note):
+    @field_validator("pitch")
+    @classmethod
+    def _white_keys(cls, pitch: int) -> int:
+        return pitch
+
+
+def test_only_the_note_it_knows_is_built_unvalidated() -> None:
+    """A bound moved or a validator added to `Note` sends every note through validation."""
+    assert shaped_as_note(Note)
+    assert not shaped_as_note(_TighterNote)
+    assert not shaped_as_note(_CheckedNote)
