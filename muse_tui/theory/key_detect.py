@@ -74,11 +74,6 @@ def detect_key(notes: Iterable[int | tuple[int, float]], profile: str = "aarden"
     return KeyEstimate(tonic, tonic_name(tonic, mode), mode, max(0.0, min(1.0, score)))
 
 
-def _correlation(xs: list[float], ys: list[float]) -> float:
-    """Pearson correlation; 0 when either side is flat."""
-    return _correlation_with(_centred(xs), _centred(ys))
-
-
 _Centred = tuple[tuple[float, ...], float]  # deviations from the mean, their sum of squares
 
 
@@ -96,6 +91,7 @@ def _rotated_profile(profile: str, mode: str, tonic: int) -> _Centred:
 
 
 def _correlation_with(xs: _Centred, ys: _Centred) -> float:
+    """Pearson correlation of two centred series; 0 when either side is flat."""
     (dx, x_squares), (dy, y_squares) = xs, ys
     spread = math.sqrt(x_squares * y_squares)
     if spread == 0:
