@@ -4,7 +4,7 @@ The engine calls `write_part` once per (track, section), concurrently; parts in
 `PART_DEPENDENCIES` get the drum region of the same section to lock to.
 """
 
-from muse_tui.compose.parts.drums import allowed_voices
+from muse_tui.compose.parts.kit import allowed_voices
 from muse_tui.compose.parts.tracks import DEFAULT_ROLES, PART_DEPENDENCIES, choose_tracks
 from muse_tui.compose.parts.writer import groove_for, summarize_part, write_part
 

@@ -93,7 +93,8 @@ def genre_instruments(
     instruments = instruments or instrument_table()
     groups = arrangement_table().role_groups
     group_of = {role: group for group, members in groups.items() for role in members}
-    said = [f for text in dna.instruments if (f := _instrument_in(text)) and f not in placed]
+    named = intent_lexicon().instrument_in  # "dark bells" → bells
+    said = [f for text in dna.instruments if (f := named(text)) and f not in placed]
     sounds = [
         (i, s) for i in said if (s := instruments.get(i)) is not None and s.program is not None
     ]
@@ -105,11 +106,6 @@ def genre_instruments(
         if free and instrument_id not in usual.values():
             usual[free[0]] = instrument_id
     return usual
-
-
-def _instrument_in(text: str) -> str | None:
-    """The instrument a few words name ("dark bells" → bells): the longest phrase found."""
-    return intent_lexicon().instrument_in(text)
 
 
 def requested_kit_sounds(
