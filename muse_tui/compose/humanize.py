@@ -93,10 +93,7 @@ def swing_position(beat: float, swing: float, unit: SwingUnit) -> float:
     The second 8th (or 16th) of each pair moves to `swing`% of the pair; the
     positions between stretch with it, so note ends move consistently too.
     """
-    pair, origin, inside, split, half = _in_pair(beat, swing, unit)
-    if inside <= half:
-        return origin + inside * split / half
-    return origin + split + (inside - half) * (pair - split) / half
+    return _swinger(swing, unit)(beat)
 
 
 def unswing_position(beat: float, swing: float, unit: SwingUnit) -> float:
@@ -113,7 +110,8 @@ def _on_grid_step(beat: float) -> int | None:
 
 
 def _swinger(swing: float, unit: SwingUnit) -> Callable[[float], float]:
-    """`swing_position` for one feel, its pair's sizes worked out once (the same arithmetic)."""
+    """`swing_position` of one feel as a function of the beat, the pair's sizes worked out
+    once: `humanize` places every note of a part with one."""
     pair = _pair(unit)
     split, half = pair * swing / 100, pair / 2
     rest = pair - split
