@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 from muse_tui.contracts.song import Section
 
-from .listening import Part, step
+from ..melody.recurrence import shape_of
+from .listening import Part
 
 Note = tuple[float, float, int, int]
 
@@ -45,7 +46,8 @@ def motif_units(
     `notes` are in onset order (as `lead_notes` gives them).
 
     A unit is its onsets (16th steps from the unit's start) and its pitches against
-    the unit's first note, so a sequence a tone higher is the same idea.
+    the unit's first note, so a sequence a tone higher is the same idea: `shape_of`,
+    the shape the studio roll letters motifs by.
     """
     units = []
     for section in sections:
@@ -53,7 +55,7 @@ def motif_units(
             lo, hi = first * bpb, (first + unit_bars) * bpb
             inside = notes[bisect_left(notes, (lo,)) : bisect_left(notes, (hi,))]
             if inside:
-                units.append(tuple((step(n[0] - lo), n[2] - inside[0][2]) for n in inside))
+                units.append(shape_of([(n[0], n[2]) for n in inside], lo))
     return units
 
 
