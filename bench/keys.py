@@ -25,9 +25,9 @@ from bench.listening.heard import read_session  # noqa: E402
 from bench.listening.metrics import heard_key, parse_key  # noqa: E402
 from muse_tui.engine.orchestrator import Orchestrator  # noqa: E402
 from muse_tui.engine.registry import product_stages  # noqa: E402
+from muse_tui.theory.key import tonic_name  # noqa: E402
 
 KEYS_FILE = ROOT / "bench" / "prompts" / "keys.json"
-_NAMES = ("C", "C#", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B")
 
 
 def relation(asked: tuple[int, str], heard: tuple[int, str]) -> str:
@@ -46,7 +46,8 @@ def relation(asked: tuple[int, str], heard: tuple[int, str]) -> str:
 
 
 def key_name(key: tuple[int, str]) -> str:
-    return f"{_NAMES[key[0]]} {key[1]}"
+    """The key as it is written: "C# minor", "Db major" (the simpler key signature)."""
+    return f"{tonic_name(*key)} {key[1]}"
 
 
 def load(path: Path) -> list[tuple[str, str]]:
