@@ -120,9 +120,8 @@ _ADD = re.compile(
     r"\b(add|bring in|put in|layer|give (it|me|us) (a|an|some)|i want|i'?d like|needs? (a|an|some)"
     r"|could use|can we (have|get)|let'?s (have|get))\b"
 )
-#: Edits that only make sense with a named part or section.
+#: Edits that need a part or a section named in their own clause ("no drums in the outro").
 _NEEDS_ROLE: tuple[Operation, ...] = ("remove_track",)
-_NEEDS_SECTION: tuple[Operation, ...] = ("section_longer", "section_shorter")
 
 
 def _history_request(said: str, lower: str) -> ChangeRequest | None:
@@ -298,12 +297,7 @@ def _clause_edits(clause: str, scope: Scope) -> list[Edit]:
             Edit(e.operation, e.scope, "before") if e.operation == "fills" else e for e in edits
         ]
     named = _clause_scope(clause.lower())
-    edits = [
-        e
-        for e in edits
-        if (e.operation not in _NEEDS_ROLE or named.role or e.scope.section)
-        and (e.operation not in _NEEDS_SECTION or e.scope.section)
-    ]
+    edits = [e for e in edits if e.operation not in _NEEDS_ROLE or named.role or e.scope.section]
     if not edits and (added := _add_edit(clause.lower(), scope)):
         edits.append(added)
     return edits

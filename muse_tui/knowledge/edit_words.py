@@ -29,8 +29,7 @@ Operation = Literal[
     "volume_up", "volume_down", "pan", "mute", "unmute", "chord", "freeze", "unfreeze",
     "harder", "softer_hits", "hat_rolls", "slides", "half_time", "double_time", "fills", "build",
     "tacet", "more_energy", "less_energy", "sevenths", "jazzier", "sadder", "happier",
-    "add_track", "remove_track", "swap_instrument", "section_longer", "section_shorter",
-    "expression",
+    "add_track", "remove_track", "swap_instrument", "expression",
 ]  # fmt: skip
 
 
