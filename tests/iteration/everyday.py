@@ -90,7 +90,6 @@ class Case:
     song: str
     text: str
     check: Check
-    owner: str = "V"  # "S": section edits made by helper S's family
     vague: bool = False
 
 
@@ -536,8 +535,8 @@ EVERYDAY: tuple[Case, ...] = (
     Case("pop", "half-time drums", half_time),
     Case("house", "double time", double_time),
     Case("soul", "double-time drums", double_time),
-    Case("pop", "longer intro", section_bars("intro", 4), owner="S"),
-    Case("soul", "shorter outro", section_bars("outro", -4), owner="S"),
+    Case("pop", "longer intro", section_bars("intro", 4)),
+    Case("soul", "shorter outro", section_bars("outro", -4)),
     Case("pop", "add a pad", new_part("pad")),
     Case("house", "add a lead", new_part("lead")),
     Case("house", "could you add a lead line?", new_part("lead")),

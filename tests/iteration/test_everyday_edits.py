@@ -1,9 +1,7 @@
 """Issue 15: sixty everyday edits, each understood and heard in the files it rewrites.
 
 The table is `everyday.EVERYDAY` (shared with `bench/edits.py`); four seeded
-songs are composed once for the module. Section lengths ("longer intro") are
-made by the section family of helper S; until that family is on the branch they
-are expected to be refused, politely.
+songs are composed once for the module.
 """
 
 from __future__ import annotations
@@ -34,9 +32,6 @@ def test_an_everyday_edit_is_understood_and_heard(
     case: Case, songs: dict[str, Song], tmp_path: Path
 ) -> None:
     outcome = run_case(case, songs, tmp_path)
-    if case.owner == "S" and not outcome.understood:
-        assert "section" in outcome.why  # refused in words until the section family lands
-        pytest.xfail("section lengths are helper S's family")
     assert outcome.understood, outcome.why
     assert outcome.heard, outcome.why
 
