@@ -6,14 +6,18 @@ songs are composed once for the module.
 
 from __future__ import annotations
 
+import asyncio
+import shutil
 from pathlib import Path
 
 import pytest
 
 from muse_tui.compose.requests import parse_request
+from muse_tui.engine.editing import modify
 from muse_tui.knowledge.questions import question_table
+from muse_tui.store.checkpoint import load_checkpoint
 
-from .everyday import EVERYDAY, Case, Song, compose_songs, run_case
+from .everyday import BACKBEAT, EVERYDAY, Case, Song, compose_songs, midi_notes, run_case
 
 
 @pytest.fixture(scope="module")
@@ -49,3 +53,21 @@ def test_every_option_offered_for_a_vague_wish_is_a_change_the_edits_read() -> N
 )
 def test_a_vague_wish_is_read_as_vague_not_praise(text: str) -> None:
     assert parse_request(text).kind == "vague"
+
+
+def test_a_build_still_leads_into_the_drop_after_the_verse_grows(
+    songs: dict[str, Song], tmp_path: Path
+) -> None:
+    """The bars a longer verse opens are written with the standing edits, build included."""
+    song = songs["house"]
+    folder = tmp_path / song.folder.name
+    shutil.copytree(song.folder, folder)
+    for text in ("build into the drop", "make the verse 4 bars longer"):
+        result = asyncio.run(modify(load_checkpoint(folder), text, session_dir=folder))
+        assert result.status == "applied", result.summary
+    after = load_checkpoint(folder).song_state
+    drop = next(s for s in after.arrangement.sections if s.kind == "drop")  # type: ignore[union-attr]
+    end = drop.start_bar * after.beats_per_bar
+    bar = after.beats_per_bar
+    snares = [n for n in midi_notes(folder / "midi" / "drums.mid") if end - bar <= n[0] < end]
+    assert sum(n[1] in BACKBEAT for n in snares) >= 12, snares
