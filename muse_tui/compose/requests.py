@@ -100,9 +100,10 @@ def parse_request(text: str) -> ChangeRequest:
     edits = _deduplicated(edits)
     if edits:
         return ChangeRequest(said, "change", tuple(edits))
-    if words.question_pattern.search(lower) and not lower.rstrip("?").endswith(_VAGUE_ENDS):
-        return ChangeRequest(said, "question")
     vague = question_table().vague
+    ends = tuple(vague.question_endings) if vague is not None else ()
+    if words.question_pattern.search(lower) and not lower.rstrip("?").endswith(ends):
+        return ChangeRequest(said, "question")
     if vague is not None and vague.pattern.search(lower):
         return ChangeRequest(said, "vague")
     if words.praise_pattern.search(lower):
@@ -110,16 +111,6 @@ def parse_request(text: str) -> ChangeRequest:
     return ChangeRequest(said, "unclear")
 
 
-#: A line ending so is a vague wish even asked as a question ("can you make it better?").
-_VAGUE_ENDS = ("better", "interesting")
-#: Section words that are also verbs or nouns of an edit ("drop the drums", "build more"):
-#: they name a section only after "the" ("in the drop").
-_SECTION_VERBS = ("drop", "build", "break")
-_SWAP = re.compile(r"\b(swap|replace|switch|change|trade|exchange|turn)\b")
-_ADD = re.compile(
-    r"\b(add|bring in|put in|layer|give (it|me|us) (a|an|some)|i want|i'?d like|needs? (a|an|some)"
-    r"|could use|can we (have|get)|let'?s (have|get))\b"
-)
 #: Edits that need a part or a section named in their own clause ("no drums in the outro").
 _NEEDS_ROLE: tuple[Operation, ...] = ("remove_track",)
 
@@ -207,13 +198,14 @@ def _instrument_words(text: str) -> bool:
 def _clause_scope(clause: str) -> Scope:
     """The scope one clause names (the whole song when it names nothing)."""
     chord = _chord_index(clause)
-    sections = edit_words().section_words
+    words = edit_words()
     section = next(
         (
             kind
-            for word, kind in sections.items()
+            for word, kind in words.section_words.items()
             if re.search(
-                rf"\bthe (\w+ )?{word}\b" if word in _SECTION_VERBS else rf"\b{word}\b", clause
+                rf"\bthe (\w+ )?{word}\b" if word in words.section_verbs else rf"\b{word}\b",
+                clause,
             )
         ),
         None,
@@ -325,7 +317,7 @@ def _instruments_named(text: str) -> list[tuple[int, str]]:
 
 def _swap_edit(text: str, scope: Scope) -> Edit | None:
     """'swap the piano for a Rhodes', 'replace the piano with an organ': old>new instrument."""
-    if not _SWAP.search(text):
+    if not edit_words().swap_pattern.search(text):
         return None
     link = re.search(r"\b(for|with|to|into)\b", text)
     named = _instruments_named(text)
@@ -340,7 +332,7 @@ def _swap_edit(text: str, scope: Scope) -> Edit | None:
 
 def _add_edit(text: str, scope: Scope) -> Edit | None:
     """'add a pad', 'bring in some strings': a new part, with the instrument when one is named."""
-    if not _ADD.search(text):
+    if not edit_words().add_pattern.search(text):
         return None
     named = [n for _, n in _instruments_named(text)]
     instrument = instrument_table().get(named[0]) if named else None

@@ -107,6 +107,8 @@ class VagueRequests(Contract):
     patterns: list[str] = Field(min_length=1)
     question: str
     axes: dict[str, VagueAxis] = Field(min_length=1)
+    #: A line ending so is a vague wish even asked as a question ("can you make it better?").
+    question_endings: list[str] = Field(default_factory=list)
 
     @field_validator("patterns")
     @classmethod
