@@ -583,14 +583,12 @@ EVERYDAY: tuple[Case, ...] = (
 )
 
 
-def compose_songs(root: Path, names: set[str] | None = None) -> dict[str, Song]:
-    """The four songs, composed once with their seeds (32 bars, no gates)."""
+def compose_songs(root: Path, prompts: dict[str, tuple[str, int]] = SONGS) -> dict[str, Song]:
+    """The songs (name → prompt, seed), composed once with their seeds (32 bars, no gates)."""
     engine = Orchestrator(product_stages(), root, clock=_clock)
     config = PipelineConfig(approval_gates=[])
     songs = {}
-    for name, (prompt, seed) in SONGS.items():
-        if names is not None and name not in names:
-            continue
+    for name, (prompt, seed) in prompts.items():
         pipeline = asyncio.run(engine.run(prompt, seed=seed, config=config, answers={"bars": "32"}))
         assert pipeline.status == "completed", name
         songs[name] = Song(pipeline, root / pipeline.session_id)
