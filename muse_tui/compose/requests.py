@@ -101,10 +101,10 @@ def parse_request(text: str) -> ChangeRequest:
     if edits:
         return ChangeRequest(said, "change", tuple(edits))
     vague = question_table().vague
-    ends = tuple(vague.question_endings) if vague is not None else ()
-    if words.question_pattern.search(lower) and not lower.rstrip("?").endswith(ends):
+    asked = words.question_pattern.search(lower)
+    if asked and not lower.rstrip("?").endswith(tuple(vague.question_endings)):
         return ChangeRequest(said, "question")
-    if vague is not None and vague.pattern.search(lower):
+    if vague.pattern.search(lower):
         return ChangeRequest(said, "vague")
     if words.praise_pattern.search(lower):
         return ChangeRequest(said, "praise")

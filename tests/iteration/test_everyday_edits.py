@@ -7,6 +7,7 @@ songs are composed once for the module.
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 
 from muse_tui.compose.requests import parse_request
 from muse_tui.engine.editing import modify
+from muse_tui.knowledge import BUNDLED_SKILLS, SkillFileError
 from muse_tui.knowledge.questions import question_table
 from muse_tui.store.checkpoint import load_checkpoint
 
@@ -41,9 +43,7 @@ def test_an_everyday_edit_is_understood_and_heard(
 
 
 def test_every_option_offered_for_a_vague_wish_is_a_change_the_edits_read() -> None:
-    table = question_table().vague
-    assert table is not None
-    for axis in table.axes.values():
+    for axis in question_table().vague.axes.values():
         for option in axis.options:
             assert parse_request(option).kind == "change", option
 
@@ -71,3 +71,14 @@ def test_a_build_still_leads_into_the_drop_after_the_verse_grows(
     bar = after.beats_per_bar
     snares = [n for n in midi_notes(folder / "midi" / "drums.mid") if end - bar <= n[0] < end]
     assert sum(n[1] in BACKBEAT for n in snares) >= 12, snares
+
+
+def test_a_vague_axis_that_is_no_critic_axis_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    shutil.copytree(BUNDLED_SKILLS, root)
+    path = root / "iteration" / "questions.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["vague"]["axes"]["melody"] = data["vague"]["axes"]["harmony"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SkillFileError, match=r"questions\.json.*vague\.axes\.melody"):
+        question_table(root)
