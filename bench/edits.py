@@ -32,8 +32,7 @@ def main(argv: list[str]) -> int:
     for o in outcomes:
         if "--all" in argv or not o.heard:
             mark = "ok " if o.heard else ("?? " if o.understood else "-- ")
-            owner = f" [{o.case.owner}]" if o.case.owner != "V" else ""
-            print(f"{mark}{o.case.song:5} {o.case.text!r}{owner}: {o.why or o.summary}")
+            print(f"{mark}{o.case.song:5} {o.case.text!r}: {o.why or o.summary}")
     return 0
 
 

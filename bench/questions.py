@@ -22,9 +22,9 @@ from tests.iteration.question_set import QUESTIONS, ask, compose_songs, fingerpr
 def main() -> int:
     with tempfile.TemporaryDirectory() as scratch:
         songs = compose_songs(Path(scratch))
-        before = {name: fingerprints(folder) for name, (_, folder) in songs.items()}
+        before = {name: fingerprints(song.folder) for name, song in songs.items()}
         outcomes = [ask(q, songs) for q in QUESTIONS]
-        changed = sum(fingerprints(folder) != before[name] for name, (_, folder) in songs.items())
+        changed = sum(fingerprints(song.folder) != before[name] for name, song in songs.items())
     right = sum(o.answered for o in outcomes)
     print(f"answered with the right fact  {right}/{len(outcomes)} ({right / len(outcomes):.0%})")
     print(f"sessions with a changed file  {changed}/{len(songs)}")

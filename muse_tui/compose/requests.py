@@ -100,29 +100,19 @@ def parse_request(text: str) -> ChangeRequest:
     edits = _deduplicated(edits)
     if edits:
         return ChangeRequest(said, "change", tuple(edits))
-    if words.question_pattern.search(lower) and not lower.rstrip("?").endswith(_VAGUE_ENDS):
-        return ChangeRequest(said, "question")
     vague = question_table().vague
-    if vague is not None and vague.pattern.search(lower):
+    asked = words.question_pattern.search(lower)
+    if asked and not lower.rstrip("?").endswith(tuple(vague.question_endings)):
+        return ChangeRequest(said, "question")
+    if vague.pattern.search(lower):
         return ChangeRequest(said, "vague")
     if words.praise_pattern.search(lower):
         return ChangeRequest(said, "praise")
     return ChangeRequest(said, "unclear")
 
 
-#: A line ending so is a vague wish even asked as a question ("can you make it better?").
-_VAGUE_ENDS = ("better", "interesting")
-#: Section words that are also verbs or nouns of an edit ("drop the drums", "build more"):
-#: they name a section only after "the" ("in the drop").
-_SECTION_VERBS = ("drop", "build", "break")
-_SWAP = re.compile(r"\b(swap|replace|switch|change|trade|exchange|turn)\b")
-_ADD = re.compile(
-    r"\b(add|bring in|put in|layer|give (it|me|us) (a|an|some)|i want|i'?d like|needs? (a|an|some)"
-    r"|could use|can we (have|get)|let'?s (have|get))\b"
-)
-#: Edits that only make sense with a named part or section.
+#: Edits that need a part or a section named in their own clause ("no drums in the outro").
 _NEEDS_ROLE: tuple[Operation, ...] = ("remove_track",)
-_NEEDS_SECTION: tuple[Operation, ...] = ("section_longer", "section_shorter")
 
 
 def _history_request(said: str, lower: str) -> ChangeRequest | None:
@@ -208,13 +198,14 @@ def _instrument_words(text: str) -> bool:
 def _clause_scope(clause: str) -> Scope:
     """The scope one clause names (the whole song when it names nothing)."""
     chord = _chord_index(clause)
-    sections = edit_words().section_words
+    words = edit_words()
     section = next(
         (
             kind
-            for word, kind in sections.items()
+            for word, kind in words.section_words.items()
             if re.search(
-                rf"\bthe (\w+ )?{word}\b" if word in _SECTION_VERBS else rf"\b{word}\b", clause
+                rf"\bthe (\w+ )?{word}\b" if word in words.section_verbs else rf"\b{word}\b",
+                clause,
             )
         ),
         None,
@@ -298,12 +289,7 @@ def _clause_edits(clause: str, scope: Scope) -> list[Edit]:
             Edit(e.operation, e.scope, "before") if e.operation == "fills" else e for e in edits
         ]
     named = _clause_scope(clause.lower())
-    edits = [
-        e
-        for e in edits
-        if (e.operation not in _NEEDS_ROLE or named.role or e.scope.section)
-        and (e.operation not in _NEEDS_SECTION or e.scope.section)
-    ]
+    edits = [e for e in edits if e.operation not in _NEEDS_ROLE or named.role or e.scope.section]
     if not edits and (added := _add_edit(clause.lower(), scope)):
         edits.append(added)
     return edits
@@ -331,7 +317,7 @@ def _instruments_named(text: str) -> list[tuple[int, str]]:
 
 def _swap_edit(text: str, scope: Scope) -> Edit | None:
     """'swap the piano for a Rhodes', 'replace the piano with an organ': old>new instrument."""
-    if not _SWAP.search(text):
+    if not edit_words().swap_pattern.search(text):
         return None
     link = re.search(r"\b(for|with|to|into)\b", text)
     named = _instruments_named(text)
@@ -346,7 +332,7 @@ def _swap_edit(text: str, scope: Scope) -> Edit | None:
 
 def _add_edit(text: str, scope: Scope) -> Edit | None:
     """'add a pad', 'bring in some strings': a new part, with the instrument when one is named."""
-    if not _ADD.search(text):
+    if not edit_words().add_pattern.search(text):
         return None
     named = [n for _, n in _instruments_named(text)]
     instrument = instrument_table().get(named[0]) if named else None

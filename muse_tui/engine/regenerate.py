@@ -16,6 +16,7 @@ from pathlib import Path
 from muse_tui.compose.assembly import arrange_for_playback
 from muse_tui.compose.harmony import generate_progression
 from muse_tui.compose.iteration.chain_edits import keep_tone, retimed
+from muse_tui.compose.iteration.note_edits import Groove
 from muse_tui.compose.iteration.part_edits import (
     groove_of,
     standing,
@@ -36,6 +37,7 @@ from muse_tui.contracts import (
     PipelineIntent,
     Region,
     Section,
+    Take,
     new_id,
 )
 from muse_tui.knowledge.sound import effects_table
@@ -102,10 +104,7 @@ def rewrite_part(draft: Draft, track_id: str) -> None:
     sections = sections_of(song)
     following = [s.kind for s in sections[1:]] + [None]
     for section, after in zip(sections, following, strict=True):
-        kick = _kick_for(draft, section) if track.role in PART_DEPENDENCIES else None
-        region = write(section, kick)
-        region = standing(region, draft.intent, song.seed, track.role, section, groove, after)
-        region = with_take_density(region, take, groove)
+        region = _written(draft, track.role, write, section, after, groove, take)
         if region.id in taken:  # a repeated section kind may hand back an id already in use
             region = region.model_copy(
                 update={"id": new_id(derive_rng(song.seed, track.id, section.start_bar))}
@@ -118,17 +117,37 @@ def rewrite_part(draft: Draft, track_id: str) -> None:
 
 
 def write_fills(draft: Draft) -> None:
-    """Bars a section edit opened (a new section, a longer one's tail), written by every part."""
+    """Bars a section edit opened (a new section, a longer one's tail), written by every part.
+
+    A build leads into the section that starts where the opened bars end.
+    """
     for section in draft.fills:
+        after = next(
+            (s.kind for s in sections_of(draft.song) if s.start_bar == section.end_bar), None
+        )
         for track in draft.song.tracks:
             write = part_writer(draft, track.role)
-            kick = _kick_for(draft, section) if track.role in PART_DEPENDENCIES else None
             groove = groove_of(draft.intent, draft.song, track.role)
-            region = standing(
-                write(section, kick), draft.intent, draft.song.seed, track.role, section, groove
-            )
-            region = with_take_density(region, take_of(draft.intent, track.role), groove)
+            take = take_of(draft.intent, track.role)
+            region = _written(draft, track.role, write, section, after, groove, take)
             draft.song = fill_region(draft.song, track.id, region)
+
+
+def _written(
+    draft: Draft,
+    role: str,
+    write: Callable[[Section, Region | None], Region],
+    section: Section,
+    following: str | None,
+    groove: Groove,
+    take: Take,
+) -> Region:
+    """One section of a part as written, with its standing edits and its take's density."""
+    kick = _kick_for(draft, section) if role in PART_DEPENDENCIES else None
+    region = standing(
+        write(section, kick), draft.intent, draft.song.seed, role, section, groove, following
+    )
+    return with_take_density(region, take, groove)
 
 
 def part_writer(draft: Draft, role: str) -> Callable[[Section, Region | None], Region]:

@@ -12,7 +12,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from muse_tui.contracts.base import Contract
 from muse_tui.contracts.song import SectionKind, TrackRole
@@ -29,8 +29,7 @@ Operation = Literal[
     "volume_up", "volume_down", "pan", "mute", "unmute", "chord", "freeze", "unfreeze",
     "harder", "softer_hits", "hat_rolls", "slides", "half_time", "double_time", "fills", "build",
     "tacet", "more_energy", "less_energy", "sevenths", "jazzier", "sadder", "happier",
-    "add_track", "remove_track", "swap_instrument", "section_longer", "section_shorter",
-    "expression",
+    "add_track", "remove_track", "swap_instrument", "expression",
 ]  # fmt: skip
 
 
@@ -60,6 +59,9 @@ class EditWords(Contract):
     question: str
     change_words: str
     whole_song: str
+    section_verbs: list[str] = Field(description="section words that are also edit words")
+    swap_words: str = Field(description="a clause swapping one instrument for another")
+    add_words: str = Field(description="a clause adding a part")
 
     @field_validator("complaints", "words")
     @classmethod
@@ -68,7 +70,7 @@ class EditWords(Contract):
             _compiles(pattern)
         return value
 
-    @field_validator("praise", "question", "change_words", "whole_song")
+    @field_validator("praise", "question", "change_words", "whole_song", "swap_words", "add_words")
     @classmethod
     def _pattern(cls, value: str) -> str:
         return _compiles(value)
@@ -88,6 +90,21 @@ class EditWords(Contract):
     @cached_property
     def whole_song_pattern(self) -> re.Pattern[str]:
         return re.compile(self.whole_song)
+
+    @cached_property
+    def swap_pattern(self) -> re.Pattern[str]:
+        return re.compile(self.swap_words)
+
+    @cached_property
+    def add_pattern(self) -> re.Pattern[str]:
+        return re.compile(self.add_words)
+
+    @model_validator(mode="after")
+    def _verbs_are_section_words(self) -> EditWords:
+        unknown = [w for w in self.section_verbs if w not in self.section_words]
+        if unknown:
+            raise ValueError(f"sectionVerbs {unknown} are not sectionWords")
+        return self
 
 
 @skill_table

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from functools import cached_property
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -100,13 +101,19 @@ class VagueAxis(Contract):
     options: list[str] = Field(min_length=3)
 
 
+#: The critic axes a vague wish is aimed at (the scores of `QualityScore`).
+CriticAxis = Literal["harmony", "rhythm", "arrangement", "vibe"]
+
+
 class VagueRequests(Contract):
     """A wish with no direction ("make it better"): how it is recognised and what to ask back."""
 
     about: str = ""
     patterns: list[str] = Field(min_length=1)
     question: str
-    axes: dict[str, VagueAxis] = Field(min_length=1)
+    axes: dict[CriticAxis, VagueAxis] = Field(min_length=1)
+    #: A line ending so is a vague wish even asked as a question ("can you make it better?").
+    question_endings: list[str] = Field(default_factory=list)
 
     @field_validator("patterns")
     @classmethod
@@ -124,7 +131,7 @@ class QuestionTable(Contract):
     about: str = ""
     routing: Routing
     topics: dict[str, Topic] = Field(min_length=1)
-    vague: VagueRequests | None = None
+    vague: VagueRequests
 
     @model_validator(mode="after")
     def _groups(self) -> QuestionTable:

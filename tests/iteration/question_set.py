@@ -18,16 +18,16 @@ from pathlib import Path
 
 from muse_tui.compose.answers import Answer, answer
 from muse_tui.compose.harmony import song_key
-from muse_tui.contracts import ComposerPipeline, PipelineConfig, SongState
-from muse_tui.engine.orchestrator import Orchestrator, run_blocking
-from muse_tui.engine.registry import product_stages
+from muse_tui.contracts import SongState
 from muse_tui.store.checkpoint import load_checkpoint
+
+from . import everyday
+from .everyday import Song
 
 SONGS = {
     "soul": ("neo soul, Eb minor, 90 BPM, drums bass chords lead", 2),
     "trap": ("dark trap, 140, key of Am", 5),
 }
-BARS = "32"
 
 Check = Callable[[Answer, SongState], None]
 
@@ -46,16 +46,9 @@ class Outcome:
     why: str = ""
 
 
-def compose_songs(root: Path) -> dict[str, tuple[ComposerPipeline, Path]]:
-    engine = Orchestrator(product_stages(), root)
-    songs = {}
-    for name, (prompt, seed) in SONGS.items():
-        config = PipelineConfig(approval_gates=[])
-        pipeline = run_blocking(
-            engine.run(prompt, seed=seed, config=config, answers={"bars": BARS})
-        )
-        songs[name] = (pipeline, root / pipeline.session_id)
-    return songs
+def compose_songs(root: Path) -> dict[str, Song]:
+    """The two songs, composed once with their seeds (32 bars, no gates)."""
+    return everyday.compose_songs(root, SONGS)
 
 
 def fingerprints(folder: Path) -> dict[str, str]:
@@ -66,13 +59,13 @@ def fingerprints(folder: Path) -> dict[str, str]:
     }
 
 
-def ask(question: Question, songs: dict[str, tuple[ComposerPipeline, Path]]) -> Outcome:
+def ask(question: Question, songs: dict[str, Song]) -> Outcome:
     """Answer one question from its session (read afresh from disk) and check the fact."""
     if question.song is None:
         said = answer(question.text, None, None)
         song = SongState()
     else:
-        _, folder = songs[question.song]
+        folder = songs[question.song].folder
         pipeline = load_checkpoint(folder)
         said = answer(question.text, pipeline, folder)
         song = pipeline.song_state

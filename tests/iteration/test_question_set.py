@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from muse_tui.compose.answers import answer
-from muse_tui.contracts import ComposerPipeline
 
-from .question_set import QUESTIONS, ask, compose_songs, fingerprints
+from .everyday import Song
+from .question_set import QUESTIONS, Question, ask, compose_songs, fingerprints
 
-Songs = dict[str, tuple[ComposerPipeline, Path]]
+Songs = dict[str, Song]
 
 
 @pytest.fixture(scope="module")
@@ -26,13 +24,13 @@ def test_the_set_is_forty_questions_of_every_topic() -> None:
 
 
 @pytest.mark.parametrize("question", QUESTIONS, ids=lambda q: f"{q.song}:{q.text}")
-def test_each_question_is_answered_with_the_right_fact(songs: Songs, question) -> None:  # type: ignore[no-untyped-def]
+def test_each_question_is_answered_with_the_right_fact(songs: Songs, question: Question) -> None:
     outcome = ask(question, songs)
     assert outcome.answered, outcome.why
 
 
 def test_asking_all_forty_changes_no_file(songs: Songs) -> None:
-    before = {name: fingerprints(folder) for name, (_, folder) in songs.items()}
+    before = {name: fingerprints(song.folder) for name, song in songs.items()}
     for question in QUESTIONS:
         ask(question, songs)
-    assert {name: fingerprints(folder) for name, (_, folder) in songs.items()} == before
+    assert {name: fingerprints(song.folder) for name, song in songs.items()} == before

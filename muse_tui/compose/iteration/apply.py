@@ -32,8 +32,6 @@ FAMILIES = (
     expression_edits,
 )
 R = TypeVar("R", bound=Revision)
-#: Edits read from a request whose family is not on this branch, named for the producer.
-UNMADE = {"section_longer": "make a section longer", "section_shorter": "make a section shorter"}
 
 
 def apply_edit(revision: R, edit: Edit) -> R:
@@ -41,5 +39,4 @@ def apply_edit(revision: R, edit: Edit) -> R:
     for family in FAMILIES:
         if family.handles(edit):
             return cast(R, family.apply(revision, edit))  # a fork keeps the revision's type
-    what = UNMADE.get(edit.operation, edit.operation.replace("_", " "))
-    raise EditError(f"I do not know how to {what} yet.")
+    raise EditError(f"I do not know how to {edit.operation.replace('_', ' ')} yet.")

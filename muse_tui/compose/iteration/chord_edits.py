@@ -7,7 +7,7 @@ aims them at the song's progression and notes what the change triggers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from muse_tui.compose.harmony import REGISTERS, song_key
 from muse_tui.compose.requests import Edit
@@ -116,23 +116,9 @@ def recoloured(
     its pull), a minor chord gives way to the major chord a third below
     (vi → IV, i → bVI); brighter goes the other way. Raises EditError when none can move.
     """
-    key = song_key(progression)
     shift = _darker if direction == "darker" else _brighter
-    chords = list(progression.chords)
-    moved = 0
-    for index in indices:
-        try:
-            chord = parse_chord(chords[index].symbol)
-        except ChordSyntaxError:
-            continue
-        new = shift(chord, key)
-        if new is None:
-            continue
-        chords[index] = _placed(new, chords, index, key, chords[index], voicing_style)
-        moved += 1
-    if not moved:
-        raise EditError(f"that is already as {direction.removesuffix('er')} as those chords go.")
-    return progression.model_copy(update={"chords": chords})
+    refusal = f"that is already as {direction.removesuffix('er')} as those chords go."
+    return _reshaped(progression, indices, shift, voicing_style, refusal)
 
 
 def extended(
@@ -149,6 +135,23 @@ def extended(
     way a jazz pianist colours a ii–V–I; chords with their ninth already reach
     for the next colour (m11, 13, maj9#11). Raises EditError when none can grow.
     """
+    refusal = f"every chord has its {'ninths' if ninths else 'sevenths'} already."
+    return _reshaped(
+        progression, indices, lambda c, k: _with_extensions(c, k, ninths), style, refusal
+    )
+
+
+def _reshaped(
+    progression: EnrichedProgression,
+    indices: Sequence[int],
+    change: Callable[[Chord, Key], Chord | None],
+    style: str,
+    refusal: str,
+) -> EnrichedProgression:
+    """The chords at `indices` changed by `change` and voice-led in place; EditError if none move.
+
+    A chord `change` leaves (None) or a symbol that does not parse stays as it was.
+    """
     key = song_key(progression)
     chords = list(progression.chords)
     moved = 0
@@ -157,14 +160,13 @@ def extended(
             chord = parse_chord(chords[index].symbol)
         except ChordSyntaxError:
             continue
-        new = _with_extensions(chord, key, ninths)
+        new = change(chord, key)
         if new is None:
             continue
         chords[index] = _placed(new, chords, index, key, chords[index], style)
         moved += 1
     if not moved:
-        what = "ninths" if ninths else "sevenths"
-        raise EditError(f"every chord has its {what} already.")
+        raise EditError(refusal)
     return progression.model_copy(update={"chords": chords})
 
 

@@ -11,12 +11,21 @@ from __future__ import annotations
 import itertools
 
 from muse_tui.contracts import ControlChange, Note, PitchBend, Region
-from muse_tui.theory.drums import KICK, KICK_ACOUSTIC
+from muse_tui.theory.drums import (
+    CLAP,
+    KICK,
+    KICK_ACOUSTIC,
+    SNARE,
+    TOM_FLOOR_HIGH,
+    TOM_FLOOR_LOW,
+    TOM_HIGH,
+    TOM_LOW,
+    TOM_LOW_MID,
+)
 
-from .note_edits import HATS, SNARES, Groove
+from .note_edits import HATS, SNARES, TICK, Groove, on_tick
 
 KICKS = (KICK, KICK_ACOUSTIC)
-CLAP = 39
 BACKBEAT = (*SNARES, CLAP)
 ACCENT_STEP = 12  # velocity per "harder": about one dynamic marking (mf → f)
 GHOST_CEILING = 45  # softer hits are ghosts; an accent leaves them, so the contrast grows
@@ -27,7 +36,9 @@ ROLL_RATE = 0.125
 ROLL_VELOCITY = (58, 100)
 #: A fill on the last beat of a section: snare, snare, high tom, low tom as 16ths, louder
 #: into the next downbeat (the stock rock and pop turnaround); two steps fill two beats.
-FILL_VOICES = (38, 38, 50, 47, 45, 43, 41, 41)
+FILL_VOICES = (
+    SNARE, SNARE, TOM_HIGH, TOM_LOW_MID, TOM_LOW, TOM_FLOOR_HIGH, TOM_FLOOR_LOW, TOM_FLOOR_LOW,
+)  # fmt: skip
 FILL_VELOCITY = (78, 112)
 #: A snare build over the last two bars before a chorus or drop: 8ths, then 16ths,
 #: crescendo (the EDM and pop riser on the snare).
@@ -36,7 +47,6 @@ BUILD_VELOCITY = (48, 118)
 HUMAN_EARLY = 1 / 32  # a humanised hit this early still belongs to the beat after it
 GLIDE_RANGE = 12  # semitones of pitch bend: the RPN the slide sets up
 GLIDE_BEATS = 0.25  # the longest slide into the next note
-_TICK = 1 / 960
 
 
 def accented(region: Region, steps: float) -> Region:
@@ -74,7 +84,7 @@ def with_hat_rolls(region: Region, groove: Groove) -> Region:
                 Note(
                     pitch=pitch,
                     velocity=round(low + (high - low) * k / (count - 1)),
-                    start_beat=_tick(start + k * ROLL_RATE),
+                    start_beat=on_tick(start + k * ROLL_RATE),
                     duration_beats=ROLL_RATE / 2,
                     channel=hats[0].channel,
                 )
@@ -102,15 +112,15 @@ def with_slides(region: Region) -> Region:
             continue
         if any(note.start_beat <= b <= target.start_beat for b in bent):
             continue  # it slides already
-        moved[i] = note.model_copy(update={"duration_beats": _tick(gap)})
+        moved[i] = note.model_copy(update={"duration_beats": on_tick(gap)})
         glide = min(GLIDE_BEATS, gap * 0.4)
         full = max(-8192, min(8191, round(interval / GLIDE_RANGE * 8192)))
         for k in range(6):
             eased = (k / 6) ** 2 * (3 - 2 * k / 6)
-            beat = _tick(target.start_beat - glide + glide * k / 6)
+            beat = on_tick(target.start_beat - glide + glide * k / 6)
             bends.append(PitchBend(beat=beat, value=round(full * eased), channel=channel))
-        bends.append(PitchBend(beat=_tick(target.start_beat - _TICK), value=full, channel=channel))
-        bends.append(PitchBend(beat=_tick(target.start_beat), value=0, channel=channel))
+        bends.append(PitchBend(beat=on_tick(target.start_beat - TICK), value=full, channel=channel))
+        bends.append(PitchBend(beat=on_tick(target.start_beat), value=0, channel=channel))
     if len(bends) == len(region.pitch_bends):
         return region
     changes = list(region.control_changes)
@@ -142,7 +152,7 @@ def half_timed(region: Region, groove: Groove) -> Region:
             kept += inside
             continue
         loudest = max(snares, key=lambda n: n.velocity)
-        kept.append(loudest.model_copy(update={"start_beat": _tick(start + middle)}))
+        kept.append(loudest.model_copy(update={"start_beat": on_tick(start + middle)}))
         for note in inside:
             at = max(0.0, note.start_beat - start)
             if note.pitch in BACKBEAT:
@@ -150,7 +160,7 @@ def half_timed(region: Region, groove: Groove) -> Region:
             if note.pitch in KICKS:
                 spread = at * 2
                 if spread < bar - 0.05 and abs(spread - middle) > 0.25:
-                    kept.append(note.model_copy(update={"start_beat": _tick(start + spread)}))
+                    kept.append(note.model_copy(update={"start_beat": on_tick(start + spread)}))
                 continue
             kept.append(note)
     return region.model_copy(update={"notes": _ordered(_unique(kept))})
@@ -167,7 +177,7 @@ def double_timed(region: Region, groove: Groove) -> Region:
                 continue
             at = max(0.0, note.start_beat - start) / 2
             for half in (0.0, bar / 2):
-                kept.append(note.model_copy(update={"start_beat": _tick(start + at + half)}))
+                kept.append(note.model_copy(update={"start_beat": on_tick(start + at + half)}))
     return region.model_copy(update={"notes": _ordered(_unique(kept))})
 
 
@@ -192,7 +202,7 @@ def with_fill(region: Region, groove: Groove, beats: int = 1) -> Region:
             Note(
                 pitch=voice,
                 velocity=velocity,
-                start_beat=_tick(start + k * 0.25),
+                start_beat=on_tick(start + k * 0.25),
                 duration_beats=0.2,
                 channel=channel,
             )
@@ -216,9 +226,9 @@ def with_build(region: Region, groove: Groove) -> Region:
         velocity = round(low + (high - low) * k / max(1, len(hits) - 1))
         kept.append(
             Note(
-                pitch=38,
+                pitch=SNARE,
                 velocity=velocity,
-                start_beat=_tick(at),
+                start_beat=on_tick(at),
                 duration_beats=0.1,
                 channel=channel,
             )
@@ -255,7 +265,3 @@ def _unique(notes: list[Note]) -> list[Note]:
 
 def _ordered(notes: list[Note]) -> list[Note]:
     return sorted(notes, key=lambda n: (n.start_beat, n.pitch))
-
-
-def _tick(beats: float) -> float:
-    return round(beats * 960) / 960

@@ -26,7 +26,7 @@ HATS = frozenset({42, 44, 46})
 THIN_SHARE = 0.3  # a "simpler" removes about this share of what can go, per step
 GHOST_VELOCITY = (22, 38)
 GHOST_CEILING = 45  # notes this soft on a snare (or a short bass note) count as ghosts
-_TICK = 1 / 960
+TICK = 1 / 960
 
 
 @dataclass(frozen=True)
@@ -84,8 +84,8 @@ def filled(region: Region, steps: int, groove: Groove, role: str) -> Region:
             notes.append(
                 note.model_copy(
                     update={
-                        "start_beat": _tick(echo),
-                        "duration_beats": _tick(length),
+                        "start_beat": on_tick(echo),
+                        "duration_beats": on_tick(length),
                         "velocity": max(1, round(note.velocity * 0.8)),
                     }
                 )
@@ -116,7 +116,7 @@ def with_ghost_notes(region: Region, groove: Groove, role: str, rng: random.Rand
                 Note(
                     pitch=snare,
                     velocity=velocity,
-                    start_beat=_tick(at),
+                    start_beat=on_tick(at),
                     duration_beats=0.0625,
                     channel=notes[0].channel,
                 )
@@ -145,9 +145,11 @@ def reswung(region: Region, swing_from: float, swing_to: float, unit: str) -> Re
     notes = []
     for note in region.notes:
         start, end = move(note.start_beat), move(note.end_beat)
-        length = max(_TICK, min(end, region.length_beats) - start)
+        length = max(TICK, min(end, region.length_beats) - start)
         notes.append(
-            note.model_copy(update={"start_beat": _tick(start), "duration_beats": _tick(length)})
+            note.model_copy(
+                update={"start_beat": on_tick(start), "duration_beats": on_tick(length)}
+            )
         )
     return region.model_copy(update={"notes": notes})
 
@@ -188,7 +190,7 @@ def _held_over(kept: list[Note], gone: list[Note], length: float) -> list[Note]:
         following = kept[i + 1].start_beat if i + 1 < len(kept) else length
         ends = [g.end_beat for g in gone if note.start_beat < g.start_beat < following]
         end = min(following, max([note.end_beat, *ends]))
-        result.append(note.model_copy(update={"duration_beats": _tick(end - note.start_beat)}))
+        result.append(note.model_copy(update={"duration_beats": on_tick(end - note.start_beat)}))
     return result
 
 
@@ -208,7 +210,7 @@ def _with_hats(region: Region, steps: int, groove: Groove) -> list[Note]:
             Note(
                 pitch=CLOSED_HAT,
                 velocity=max(1, round(velocity * 0.75)),
-                start_beat=_tick(at),
+                start_beat=on_tick(at),
                 duration_beats=0.1,
                 channel=notes[0].channel,
             )
@@ -226,7 +228,11 @@ def _bass_ghosts(notes: Sequence[Note], rng: random.Random) -> list[Note]:
             velocity = rng.randint(*GHOST_VELOCITY)
             added.append(
                 note.model_copy(
-                    update={"start_beat": _tick(at), "duration_beats": 0.0625, "velocity": velocity}
+                    update={
+                        "start_beat": on_tick(at),
+                        "duration_beats": 0.0625,
+                        "velocity": velocity,
+                    }
                 )
             )
     return sorted([*ordered, *added], key=lambda n: (n.start_beat, n.pitch))
@@ -235,8 +241,9 @@ def _bass_ghosts(notes: Sequence[Note], rng: random.Random) -> list[Note]:
 def _cut(note: Note, at: float) -> Note:
     if note.end_beat <= at:
         return note
-    return note.model_copy(update={"duration_beats": _tick(max(_TICK, at - note.start_beat))})
+    return note.model_copy(update={"duration_beats": on_tick(max(TICK, at - note.start_beat))})
 
 
-def _tick(beats: float) -> float:
+def on_tick(beats: float) -> float:
+    """`beats` on the nearest tick of 960 per beat, as the MIDI files are written."""
     return round(beats * 960) / 960

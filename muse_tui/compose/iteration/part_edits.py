@@ -41,6 +41,7 @@ PART_EDITS = {
     "more_swing": ("swing", SWING_STEP),
     "less_swing": ("swing", -SWING_STEP),
     "harder": ("accent", 1.0),
+    "softer_hits": ("accent", -1.0),
     "hat_rolls": ("hat_rolls", 1.0),
     "slides": ("slides", 1.0),
     "half_time": ("feel", -1.0),
@@ -54,7 +55,6 @@ BUNDLES: dict[str, tuple[tuple[str, str | None], ...]] = {
     "more_energy": (("busier", "drums"), ("harder", "drums"), ("busier", "bass")),
     "less_energy": (("simpler", None), ("softer_hits", "drums")),
 }
-SOFTER = {"softer_hits": ("accent", -1.0)}
 #: Mix words that, said of one section, make a part rest there (or play again).
 RESTING = {"mute": 1.0, "remove_track": 1.0, "unmute": -1.0}
 GHOSTED = ("drums", "bass", "sub_bass")  # the parts ghost notes suit
@@ -81,7 +81,7 @@ LIFTS = ("chorus", "drop", "hook")
 
 def handles(edit: Edit) -> bool:
     resting = edit.operation in RESTING and edit.scope.section is not None
-    known = edit.operation in PART_EDITS or edit.operation in SOFTER or edit.operation in BUNDLES
+    known = edit.operation in PART_EDITS or edit.operation in BUNDLES
     return known or resting
 
 
@@ -98,7 +98,7 @@ def apply(revision: Revision, edit: Edit) -> Revision:
         kind, value = "tacet", RESTING[edit.operation]
         edit = Edit("tacet" if value > 0 else "unmute", edit.scope)
     else:
-        kind, value = PART_EDITS.get(edit.operation) or SOFTER[edit.operation]
+        kind, value = PART_EDITS[edit.operation]
     song, scope = revision.song, edit.scope
     role = scope.role
     if role is None and kind in DEFAULT_ROLE:

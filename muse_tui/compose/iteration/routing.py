@@ -55,4 +55,4 @@ def route_kind(text: str, request: ChangeRequest, session_open: bool) -> Route:
         return "compose"  # "dark trap at 140" with a song open: a new song, not a change
     if request.kind in ("change", "praise", "vague"):
         return "modify"  # praise and a vague wish: modify answers and changes nothing
-    return "unclear"  # "could you add a pad?" asks for a change the edits do not know yet
+    return "unclear"  # "could you add a key change?" asks for a change the edits do not know

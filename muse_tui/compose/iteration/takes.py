@@ -28,7 +28,7 @@ STYLE_FIELD = {
 
 
 def standing_edits(intent: PipelineIntent, role: str | None = None) -> list[StandingEdit]:
-    """The intent's standing edits (those for one role, if given), density first."""
+    """The intent's standing edits (those for one role, if given), in `STANDING_KINDS` order."""
     found = [e for e in intent.standing_edits if role is None or e.role in (role, ALL_PARTS)]
     return sorted(found, key=lambda e: STANDING_KINDS.index(e.kind))
 

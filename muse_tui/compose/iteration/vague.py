@@ -45,15 +45,13 @@ class VagueAnswer:
 def vague_answer(song: SongState, intent: PipelineIntent) -> VagueAnswer:
     """Three concrete requests aimed at the song's weakest critic axis (ties: the order written)."""
     table = question_table().vague
-    if table is None:
-        raise EditError("say what to change, e.g. “make the drums harder”.")
     score = score_song(song, intent)
-    axis = min(table.axes, key=lambda a: getattr(score, a, 1.0))
+    axis = min(table.axes, key=lambda a: getattr(score, a))
     wanted = table.axes[axis]
     fitting = [o for o in wanted.options if fits(song, intent, o)]
     return VagueAnswer(
         axis=axis,
-        score=float(getattr(score, axis, 0.0)),
+        score=getattr(score, axis),
         weakness=wanted.weakness,
         question=table.question,
         options=tuple(fitting[:OFFERED]),

@@ -57,3 +57,18 @@ def test_a_new_section_word_is_understood_without_code(
     monkeypatch.setenv("MUSE_SKILLS_DIR", str(root))
     (edit,) = parse_request("make the refrain darker").edits
     assert (edit.operation, edit.scope.section) == ("darker", "chorus")
+
+
+def test_a_section_verb_that_is_no_section_word_is_refused(tmp_path: Path) -> None:
+    root = _broken(tmp_path, lambda d: d["sectionVerbs"].append("riser"))
+    with pytest.raises(SkillFileError, match=r"edit-words\.json.*sectionVerbs \['riser'\]"):
+        edit_words(root)
+
+
+def test_a_new_add_verb_is_understood_without_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _broken(tmp_path, lambda d: d.update(addWords=r"\b(add|throw in)\b"))
+    monkeypatch.setenv("MUSE_SKILLS_DIR", str(root))
+    (edit,) = parse_request("throw in a pad").edits
+    assert (edit.operation, edit.scope.role) == ("add_track", "pad")
