@@ -74,23 +74,19 @@ _MODES: dict[str, StructuredMode] = {
     "ask": "ask",
     "question": "ask",
 }
-#: Role words the format uses that are not instrument names in the lexicon.
+#: Role words the format uses that are neither part words of the edit vocabulary
+#: (`edit_words().role_words`: "bassline", "melody", "beat"…) nor instruments of the lexicon.
 _ROLE_WORDS: dict[str, TrackRole] = {
-    "bassline": "bass",
     "808": "sub_bass",
     "sub": "sub_bass",
-    "melody": "lead",
     "counter melody": "lead",
     "countermelody": "lead",
-    "topline": "lead",
     "hook": "lead",
     "kick": "drums",
     "hats": "drums",
     "hi-hats": "drums",
     "hihats": "drums",
     "snare": "drums",
-    "beat": "drums",
-    "perc": "percussion",
     "arpeggio": "arp",
     "arpeggiator": "arp",
     "atmosphere": "texture",
@@ -364,7 +360,7 @@ def _roles(value: object, lexicon: IntentLexicon | None, notes: list[str]) -> tu
     roles: list[TrackRole] = []
     for item in _items(value):
         word = (_scalar(item) or "").lower()
-        role = _role_of(word, lexicon)
+        role = role_of(word, lexicon)
         if role is None:
             if word:
                 notes.append(f"Role '{word[:30]}' is not a part I can write; left it out.")
@@ -374,13 +370,17 @@ def _roles(value: object, lexicon: IntentLexicon | None, notes: list[str]) -> tu
     return tuple(roles)
 
 
-def _role_of(word: str, lexicon: IntentLexicon | None) -> TrackRole | None:
-    """A role word as a track role: the role itself, a plural, a format word, an instrument."""
+def role_of(word: str, lexicon: IntentLexicon | None) -> TrackRole | None:
+    """A part word as a track role: the role itself, a plural, a format word, a part word
+    of the edit vocabulary ("topline"), an instrument of `lexicon` ("rhodes")."""
+    part_words = edit_words().role_words
     for candidate in (word, word.replace(" ", "_"), word.removesuffix("s")):
         if candidate in TRACK_ROLES:
             return candidate  # type: ignore[return-value]
         if candidate in _ROLE_WORDS:
             return _ROLE_WORDS[candidate]
+        if candidate in part_words:
+            return part_words[candidate]
         if lexicon is not None and candidate in lexicon.instruments:
             instrument = lexicon.instruments[candidate]
             return "percussion" if instrument.is_kit_sound else instrument.role
@@ -562,7 +562,7 @@ def merged_effects(
     table, words = effects_table(), edit_words().effect_words
     result = {c.target_id: c for c in chains}
     for target, asked in parsed.effects.items():
-        role = _role_of(target, None)
+        role = role_of(target, None)
         for track in (t for t in tracks if t.role == role):
             chain = result.get(track.id) or EffectChain(id=chain_id(track.id), target_id=track.id)
             for word in asked:

@@ -129,6 +129,16 @@ def test_phrases_name_their_track() -> None:
     ]
 
 
+def test_phrases_read_section_and_part_words_as_edits_read_them() -> None:
+    asked = from_phrases(
+        "filter sweep on the pad over the choruses, vibrato on the topline in the pre-chorus"
+    )
+    assert [(r.kind, r.role, r.section) for r in asked] == [
+        ("cc_curve", "pad", "chorus"),
+        ("vibrato", "lead", "pre_chorus"),
+    ]
+
+
 def test_a_midi_expressiveness_block_becomes_requests() -> None:
     block = {
         "sustain_pedal": "keys",
