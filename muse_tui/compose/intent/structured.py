@@ -177,8 +177,16 @@ def structured_route(prompt: str, session_open: bool) -> tuple[RoutedTo, str] | 
     if parsed is None or parsed.mode is None:
         return None
     target = (parsed.target or "").partition(":")[2].strip().lower()  # "track:Bass" → "bass"
-    said = [parsed.request, *(word for word, _ in parsed.vibes)]
-    words = ", ".join(f"the {target} {w}" if target else w for w in said if w)
+    # Section and Position are said the way a sentence says them, so the edit reader
+    # (and its one position resolver) places the change: "… in the chorus", "… after intro".
+    section = f" in the {parsed.section}" if parsed.section else ""
+    position = parsed.position or ""
+    position = f" at bar {position}" if position.isdigit() else f" {position}" if position else ""
+    request = parsed.request.rstrip(" .!;") + position if parsed.request else ""
+    said = [request, *(word for word, _ in parsed.vibes)]
+    words = ", ".join(
+        f"the {target} {w}{section}" if target else f"{w}{section}" for w in said if w
+    )
     if parsed.mode == "edit":
         return ("modify" if session_open else "unclear"), words
     return ("question" if parsed.mode == "ask" else "compose"), words
