@@ -132,7 +132,7 @@ class StructuredPrompt:
     notes: tuple[str, ...] = ()
 
     def as_text(self) -> str:
-        """The prompt as a sentence S1 reads: style, instruments, vibes and the request.
+        """The prompt as a sentence S1 reads: style, instruments, vibes, energy, the request.
 
         Key, tempo, roles and bars are not in it: they are set on the intent
         directly, so nothing in the free text can move them.
@@ -142,6 +142,10 @@ class StructuredPrompt:
         if self.instruments:
             parts.append("with " + ", ".join(self.instruments))
         parts += [word for word, _ in self.vibes]
+        if self.energy:  # "Energy: high" is the mood a sentence says as "high energy"
+            parts.append(
+                self.energy if "energy" in self.energy.lower() else f"{self.energy} energy"
+            )
         parts.append(self.request)
         text = ", ".join(p.strip() for p in parts if p and p.strip()) or "a song"
         return f"a song, {text}" if looks_structured(text) else text  # read once, never again
