@@ -21,7 +21,7 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from muse_tui.compose.intent.structured import parse_structured, role_of
+from muse_tui.compose.intent.structured import StructuredPromptError, parse_structured, role_of
 from muse_tui.contracts.song import (
     ChannelPressure,
     ControlChange,
@@ -131,7 +131,7 @@ def requested(prompt: str) -> list[ExpressionRequest]:
     """Expressions the prompt asks for: a `MidiExpressiveness:` block, or phrases in a sentence."""
     try:
         structured = parse_structured(prompt)
-    except ValueError:
+    except StructuredPromptError:  # S1 names the bad line; here it is read as a sentence
         structured = None
     if structured is not None and structured.expressiveness:
         return from_block(structured.expressiveness)
