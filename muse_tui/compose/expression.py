@@ -21,9 +21,8 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from muse_tui.compose.intent.structured import parse_structured
+from muse_tui.compose.intent.structured import StructuredPromptError, parse_structured, role_of
 from muse_tui.contracts.song import (
-    TRACK_ROLES,
     ChannelPressure,
     ControlChange,
     ExpressionKind,
@@ -34,6 +33,8 @@ from muse_tui.contracts.song import (
     Track,
     TrackRole,
 )
+from muse_tui.knowledge import intent_lexicon
+from muse_tui.knowledge.edit_words import edit_words
 
 CC_MODULATION, CC_EXPRESSION, CC_SUSTAIN, CC_FILTER = 1, 11, 64, 74
 #: Legato pedalling: the pedal goes down this long after a chord sounds and up this
@@ -74,16 +75,7 @@ _KIND_WORDS: Mapping[str, ExpressionKind] = {
     "pressure": "pressure",
 }
 _CURVE_WORDS = {"filter sweep": CC_FILTER, "filter": CC_FILTER, "mod wheel": CC_MODULATION}
-_ROLE_WORDS: Mapping[str, TrackRole] = {
-    **{role: role for role in TRACK_ROLES},
-    **{f"{role}s": role for role in TRACK_ROLES},
-    "piano": "keys",
-    "rhodes": "keys",
-    "melody": "lead",
-    "strings": "pad",
-    "sub": "sub_bass",
-}
-_WORD = r"[a-z_ ]+?"
+_WORD = r"[a-z_ -]+?"
 #: "filter sweep on the pad over the build", "vibrato on the lead", "aftertouch on the pads".
 _ASKED = re.compile(
     rf"(?P<what>filter sweep|mod wheel|sustain pedal|channel pressure|aftertouch|vibrato|"
@@ -139,7 +131,7 @@ def requested(prompt: str) -> list[ExpressionRequest]:
     """Expressions the prompt asks for: a `MidiExpressiveness:` block, or phrases in a sentence."""
     try:
         structured = parse_structured(prompt)
-    except ValueError:
+    except StructuredPromptError:  # S1 names the bad line; here it is read as a sentence
         structured = None
     if structured is not None and structured.expressiveness:
         return from_block(structured.expressiveness)
@@ -250,15 +242,17 @@ def _byte(value: object) -> int | None:
 
 
 def _role(word: str) -> TrackRole | None:
-    cleaned = " ".join(word.lower().replace("_", " ").split())
-    return _ROLE_WORDS.get(cleaned) or _ROLE_WORDS.get(cleaned.replace(" ", "_"))
+    """The role a part word names, read as a structured prompt's `Role:` reads it."""
+    return role_of(" ".join(word.lower().replace("_", " ").split()), intent_lexicon())
 
 
 def _section(word: str | None) -> str | None:
+    """A section word as a section kind ("choruses", "pre-chorus"); other names as written."""
     if not word:
         return None
-    cleaned = "_".join(word.lower().split()).removesuffix("s")
-    return {"prechorus": "pre_chorus", "pre-chorus": "pre_chorus"}.get(cleaned, cleaned)
+    cleaned = " ".join(word.lower().replace("_", " ").split())
+    kinds = edit_words().section_words
+    return kinds.get(cleaned) or kinds.get(cleaned.removesuffix("s")) or cleaned.replace(" ", "_")
 
 
 # ── writing: the controller data of each track ───────────────────────────────

@@ -74,23 +74,19 @@ _MODES: dict[str, StructuredMode] = {
     "ask": "ask",
     "question": "ask",
 }
-#: Role words the format uses that are not instrument names in the lexicon.
+#: Role words the format uses that are neither part words of the edit vocabulary
+#: (`edit_words().role_words`: "bassline", "melody", "beat"…) nor instruments of the lexicon.
 _ROLE_WORDS: dict[str, TrackRole] = {
-    "bassline": "bass",
     "808": "sub_bass",
     "sub": "sub_bass",
-    "melody": "lead",
     "counter melody": "lead",
     "countermelody": "lead",
-    "topline": "lead",
     "hook": "lead",
     "kick": "drums",
     "hats": "drums",
     "hi-hats": "drums",
     "hihats": "drums",
     "snare": "drums",
-    "beat": "drums",
-    "perc": "percussion",
     "arpeggio": "arp",
     "arpeggiator": "arp",
     "atmosphere": "texture",
@@ -136,7 +132,7 @@ class StructuredPrompt:
     notes: tuple[str, ...] = ()
 
     def as_text(self) -> str:
-        """The prompt as a sentence S1 reads: style, instruments, vibes and the request.
+        """The prompt as a sentence S1 reads: style, instruments, vibes, energy, the request.
 
         Key, tempo, roles and bars are not in it: they are set on the intent
         directly, so nothing in the free text can move them.
@@ -146,6 +142,10 @@ class StructuredPrompt:
         if self.instruments:
             parts.append("with " + ", ".join(self.instruments))
         parts += [word for word, _ in self.vibes]
+        if self.energy:  # "Energy: high" is the mood a sentence says as "high energy"
+            parts.append(
+                self.energy if "energy" in self.energy.lower() else f"{self.energy} energy"
+            )
         parts.append(self.request)
         text = ", ".join(p.strip() for p in parts if p and p.strip()) or "a song"
         return f"a song, {text}" if looks_structured(text) else text  # read once, never again
@@ -181,8 +181,16 @@ def structured_route(prompt: str, session_open: bool) -> tuple[RoutedTo, str] | 
     if parsed is None or parsed.mode is None:
         return None
     target = (parsed.target or "").partition(":")[2].strip().lower()  # "track:Bass" → "bass"
-    said = [parsed.request, *(word for word, _ in parsed.vibes)]
-    words = ", ".join(f"the {target} {w}" if target else w for w in said if w)
+    # Section and Position are said the way a sentence says them, so the edit reader
+    # (and its one position resolver) places the change: "… in the chorus", "… after intro".
+    section = f" in the {parsed.section}" if parsed.section else ""
+    position = parsed.position or ""
+    position = f" at bar {position}" if position.isdigit() else f" {position}" if position else ""
+    request = parsed.request.rstrip(" .!;") + position if parsed.request else ""
+    said = [request, *(word for word, _ in parsed.vibes)]
+    words = ", ".join(
+        f"the {target} {w}{section}" if target else f"{w}{section}" for w in said if w
+    )
     if parsed.mode == "edit":
         return ("modify" if session_open else "unclear"), words
     return ("question" if parsed.mode == "ask" else "compose"), words
@@ -364,7 +372,7 @@ def _roles(value: object, lexicon: IntentLexicon | None, notes: list[str]) -> tu
     roles: list[TrackRole] = []
     for item in _items(value):
         word = (_scalar(item) or "").lower()
-        role = _role_of(word, lexicon)
+        role = role_of(word, lexicon)
         if role is None:
             if word:
                 notes.append(f"Role '{word[:30]}' is not a part I can write; left it out.")
@@ -374,13 +382,17 @@ def _roles(value: object, lexicon: IntentLexicon | None, notes: list[str]) -> tu
     return tuple(roles)
 
 
-def _role_of(word: str, lexicon: IntentLexicon | None) -> TrackRole | None:
-    """A role word as a track role: the role itself, a plural, a format word, an instrument."""
+def role_of(word: str, lexicon: IntentLexicon | None) -> TrackRole | None:
+    """A part word as a track role: the role itself, a plural, a format word, a part word
+    of the edit vocabulary ("topline"), an instrument of `lexicon` ("rhodes")."""
+    part_words = edit_words().role_words
     for candidate in (word, word.replace(" ", "_"), word.removesuffix("s")):
         if candidate in TRACK_ROLES:
             return candidate  # type: ignore[return-value]
         if candidate in _ROLE_WORDS:
             return _ROLE_WORDS[candidate]
+        if candidate in part_words:
+            return part_words[candidate]
         if lexicon is not None and candidate in lexicon.instruments:
             instrument = lexicon.instruments[candidate]
             return "percussion" if instrument.is_kit_sound else instrument.role
@@ -562,7 +574,7 @@ def merged_effects(
     table, words = effects_table(), edit_words().effect_words
     result = {c.target_id: c for c in chains}
     for target, asked in parsed.effects.items():
-        role = _role_of(target, None)
+        role = role_of(target, None)
         for track in (t for t in tracks if t.role == role):
             chain = result.get(track.id) or EffectChain(id=chain_id(track.id), target_id=track.id)
             for word in asked:

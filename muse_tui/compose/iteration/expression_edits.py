@@ -36,21 +36,22 @@ def apply(revision: Revision, edit: Edit) -> Revision:
     value = str(edit.value or "")
     add, request = value.startswith("+"), ExpressionRequest.model_validate_json(value[1:])
     song = revision.song
-    indices = tracks_for(song, request.role, needed=f"add {_WORDS[request.kind]}")
+    indices = tracks_for(song, request.role)
+    # The tracks found may stand in for the role named ("the keys" played by a piano on
+    # chords): the request follows them, or assembly would write it on no track.
+    request = request.model_copy(update={"role": song.tracks[indices[0]].role})
     planned = list(
         song.expression if song.expression is not None else default_requests(song.tracks)
     )
-    same = [
-        r
-        for r in planned
-        if (r.kind, r.role, r.controller) == (request.kind, request.role, request.controller)
-    ]
-    if add and request in planned:
-        raise EditError(f"The {request.role} already has {_WORDS[request.kind]}.")
-    if not add and not same:
-        raise EditError(f"The {request.role} has no {_WORDS[request.kind]} to take away.")
-    kept = [r for r in planned if r not in same] if not add else planned
-    expression = [*kept, request] if add else kept
+    if add:
+        if request in planned:
+            raise EditError(f"The {request.role} already has {_WORDS[request.kind]}.")
+        expression = [*planned, request]
+    else:
+        what = (request.kind, request.role, request.controller)
+        expression = [r for r in planned if (r.kind, r.role, r.controller) != what]
+        if len(expression) == len(planned):
+            raise EditError(f"The {request.role} has no {_WORDS[request.kind]} to take away.")
     revision = revision.fork()
     planned_song = song.model_copy(update={"expression": expression})
     # The song is kept arranged: its expression regions are written again here, from its notes.

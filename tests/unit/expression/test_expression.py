@@ -18,7 +18,7 @@ from muse_tui.compose.expression import (
     plan_expression,
     requested,
 )
-from muse_tui.contracts.song import ExpressionRequest, SongState
+from muse_tui.contracts.song import ExpressionRequest, SongState, Track
 from muse_tui.store.checkpoint import load_checkpoint
 from tests.io.songs import build_song, three_sections
 
@@ -129,6 +129,16 @@ def test_phrases_name_their_track() -> None:
     ]
 
 
+def test_phrases_read_section_and_part_words_as_edits_read_them() -> None:
+    asked = from_phrases(
+        "filter sweep on the pad over the choruses, vibrato on the topline in the pre-chorus"
+    )
+    assert [(r.kind, r.role, r.section) for r in asked] == [
+        ("cc_curve", "pad", "chorus"),
+        ("vibrato", "lead", "pre_chorus"),
+    ]
+
+
 def test_a_midi_expressiveness_block_becomes_requests() -> None:
     block = {
         "sustain_pedal": "keys",
@@ -161,11 +171,11 @@ def test_pressure_on_the_pad_lets_go_and_the_sweep_ramps_over_the_build(
     session = _compose(
         tmp_path,
         monkeypatch,
-        "progressive house with a pad, 32 bars, aftertouch on the pad, "
-        "filter sweep on the pad over the build",
+        "edm with a pad, 32 bars, aftertouch on the pad, filter sweep on the pad over the build",
     )
     song = load_checkpoint(session).song_state
     builds = [s for s in song.arrangement.sections if s.kind == "build"] if song.arrangement else []
+    assert builds, "the sweep is asked over the build: the song must have one to test it"
     midi = mido.MidiFile(session / "midi" / "pad.mid")
     tick, pressure, sweep = 0, [], []
     for message in midi.tracks[1]:
@@ -183,8 +193,30 @@ def test_pressure_on_the_pad_lets_go_and_the_sweep_ramps_over_the_build(
 
 
 def test_an_organ_gets_no_pedal() -> None:
-    song = SongState()
-    assert plan_expression(song, "").expression == []
+    """Pedalling is planned for a piano-like instrument only, whatever the role."""
+    organ = Track(
+        id="00000000-0000-4000-8000-000000000001",
+        name="Organ",
+        role="keys",
+        channel=2,
+        instrument="organ",
+        program=16,
+    )
+    piano = Track(
+        id="00000000-0000-4000-8000-000000000002",
+        name="Piano",
+        role="chords",
+        channel=3,
+        instrument="piano",
+        program=0,
+    )
+    pedalled = {
+        r.role
+        for r in plan_expression(SongState(tracks=[organ, piano]), "").expression or []
+        if r.kind == "sustain"
+    }
+    assert "chords" in pedalled and "keys" not in pedalled
+    assert plan_expression(SongState(tracks=[organ]), "").expression == []
 
 
 def test_a_build_ramp_owns_the_mod_wheel_while_it_moves() -> None:

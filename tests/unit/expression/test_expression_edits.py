@@ -61,3 +61,31 @@ def test_adding_pressure_and_lifting_the_pedal_change_no_note(
     assert lifted.exit_code == 0, lifted.output
     final_notes, final_other = _messages(keys)
     assert final_notes == notes and "pedal" not in final_other and "aftertouch" in final_other
+
+
+def _sweep(path: Path) -> list[int]:
+    """The file's CC74 (filter) values, in order."""
+    track = mido.MidiFile(path).tracks[1]
+    return [m.value for m in track if m.type == "control_change" and m.control == 74]
+
+
+def test_a_sweep_asked_for_the_keys_lands_on_the_piano_that_plays_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A song without a keys track: the piano (a chords track) stands in, and gets it."""
+    monkeypatch.setenv("MUSE_SESSIONS_DIR", str(tmp_path / "sessions"))
+    monkeypatch.setenv("MUSE_CONFIG_DIR", str(tmp_path / "config"))
+    runner = CliRunner()
+    prompt = "soul ballad with piano and drums, 8 bars"
+    composed = runner.invoke(main, ["compose", prompt, "--yes", "--seed", "2"])
+    assert composed.exit_code == 0, composed.output
+    (session,) = (tmp_path / "sessions").iterdir()
+    assert not (session / "midi" / "keys.mid").exists()
+    chords = session / "midi" / "chords.mid"
+    notes, _ = _messages(chords)
+    before = _sweep(chords)  # a transition's own filter moves, if any
+
+    added = runner.invoke(main, ["modify", str(session), "add a filter sweep to the keys"])
+    assert added.exit_code == 0, added.output
+    assert _messages(chords)[0] == notes
+    assert len(_sweep(chords)) > len(before) + 8, "the sweep is written on the piano"

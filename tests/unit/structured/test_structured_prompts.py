@@ -90,6 +90,13 @@ def test_unknown_headers_warn_once_by_name_and_never_become_artists() -> None:
     assert all(a.severity == "optional" for a in intent.ambiguities)
 
 
+def test_the_energy_header_is_read_as_a_mood() -> None:
+    calm = decompose("STORI PROMPT\nStyle: trap\nEnergy: low\n").intent
+    lively = decompose("STORI PROMPT\nStyle: trap\nEnergy: high\n").intent
+    assert "energetic" in lively.mood and "energetic" not in calm.mood
+    assert lively.tempo > calm.tempo
+
+
 def test_a_vague_style_is_not_asked_about() -> None:
     result = decompose("STORI PROMPT\nMode: compose\nStyle: something cool\nRequest: a song")
     assert result.ready_to_execute

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from muse_tui.compose.intent.structured import merged_effects
+from muse_tui.compose.iteration.structure_edits import SectionEdit
 from muse_tui.contracts import PipelineConfig
 from muse_tui.contracts.song import Effect, EffectChain, Track
 from muse_tui.engine.orchestrator import Orchestrator, run_blocking
@@ -30,6 +31,30 @@ def test_an_edit_reads_its_request_and_vibes_on_its_target() -> None:
     prompt = "STORI PROMPT\nMode: edit\nTarget: track:Bass\nVibe:\n- darker:2\n- simpler\n"
     edits = route(prompt + "Request:\nLess busy please.\n", session_open=True).request.edits
     assert [(e.operation, e.scope.role) for e in edits] == [("darker", "bass"), ("simpler", "bass")]
+
+
+def test_an_edit_is_placed_by_its_section_and_position_headers() -> None:
+    in_chorus = "STORI PROMPT\nMode: edit\nSection: chorus\nRequest: make the drums busier.\n"
+    edits = route(in_chorus, session_open=True).request.edits
+    assert [(e.operation, e.scope.role, e.scope.section) for e in edits] == [
+        ("busier", "drums", "chorus")
+    ]
+    after_intro = (
+        "STORI PROMPT\nMode: edit\nPosition: after intro\nRequest: insert a 4-bar bridge\n"
+    )
+    (edit,) = route(after_intro, session_open=True).request.edits
+    assert isinstance(edit, SectionEdit) and (edit.action, edit.kind, edit.bars) == (
+        "insert",
+        "bridge",
+        4,
+    )
+    assert edit.place is not None and (edit.place.relation, edit.place.section) == (
+        "after",
+        "intro",
+    )
+    at_bar = "STORI PROMPT\nMode: edit\nPosition: 9\nRequest: add I vi IV to the keys\n"
+    (edit,) = route(at_bar, session_open=True).request.edits
+    assert edit.place is not None and edit.place.bar == 9
 
 
 def test_a_plain_sentence_routes_as_before() -> None:
