@@ -7,6 +7,7 @@ from typing import Any
 
 from textual.widgets import Input
 
+from muse_tui.knowledge.jam import band_table
 from muse_tui.tui.screens.jam import JamScreen, MemberRow
 from tests.ui.harness import FakePlayer, Players, make_studio
 from tests.ui.test_compose import NO_GATES
@@ -73,9 +74,11 @@ async def test_the_band_plays_and_a_direction_lands_on_the_loop_end(tmp_path: Pa
         player.position = (0, 0.2)  # the loop wrapped: the new round sounds
         await pilot.pause(0.1)
         assert rows[0].member.change == "asked"
-        assert (
-            "More hits" in str(rows[0].query_one(".member-thought").render())
-            or rows[0].member.thought
+        thought = rows[0].member.thought
+        drummer = next(p for p in band_table().members if p.id == "drums")
+        assert any(line in thought for line in drummer.lines["busier"]), thought
+        assert thought in str(rows[0].query_one(".member-thought").render()), (
+            "the row shows what the drummer said"
         )
 
         await pilot.press("f5")
