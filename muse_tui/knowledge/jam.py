@@ -15,7 +15,7 @@ from pydantic import Field, field_validator, model_validator
 
 from muse_tui.contracts.base import Contract
 from muse_tui.contracts.vocabulary import TrackRole
-from muse_tui.knowledge.loader import load_table
+from muse_tui.knowledge.loader import expressions, load_table
 from muse_tui.knowledge.table import skill_table
 
 PERSONAS_FILE = "jam/personas.json"
@@ -48,15 +48,6 @@ ACTIONS = frozenset(
         "evolve",
     }
 )
-
-
-def _compiled(patterns: list[str]) -> list[str]:
-    for pattern in patterns:
-        try:
-            re.compile(pattern, re.IGNORECASE)
-        except re.error as exc:
-            raise ValueError(f"{pattern!r} is not a regular expression: {exc}") from None
-    return patterns
 
 
 class Persona(Contract):
@@ -112,7 +103,7 @@ class DirectiveAction(Contract):
     @field_validator("patterns")
     @classmethod
     def _patterns(cls, value: list[str]) -> list[str]:
-        return _compiled(value)
+        return expressions(value)
 
     @model_validator(mode="after")
     def _known(self) -> DirectiveAction:
@@ -144,7 +135,7 @@ class DirectiveTable(Contract):
     @field_validator("band")
     @classmethod
     def _band(cls, value: list[str]) -> list[str]:
-        return _compiled(value)
+        return expressions(value)
 
     @cached_property
     def band_pattern(self) -> re.Pattern[str]:
