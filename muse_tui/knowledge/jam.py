@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from functools import cached_property
 from pathlib import Path
+from string import Formatter
 
 from pydantic import Field, field_validator, model_validator
 
@@ -26,6 +27,10 @@ ACTION_GROUPS: dict[str, frozenset[str]] = {
     "key": frozenset({"tonic"}),
     "tempo": frozenset({"bpm"}),
 }
+
+#: The fields a member's line may name: {name} in any line, {key} too in those said on a key change.
+LINE_FIELDS = frozenset({"name"})
+KEY_LINE_FIELDS = frozenset({"name", "key"})
 
 #: What the engine knows how to do; a directives file naming anything else is refused.
 ACTIONS = frozenset(
@@ -69,6 +74,22 @@ class Persona(Contract):
         low, high = self.energy_range
         if not 0 <= low <= self.energy <= high <= 1:
             raise ValueError(f"{self.id}: energy {self.energy} outside energyRange {low}–{high}")
+        return self
+
+    @model_validator(mode="after")
+    def _fields(self) -> Persona:
+        for kind, lines in self.lines.items():
+            allowed = KEY_LINE_FIELDS if kind == "key" else LINE_FIELDS
+            for line in lines:
+                try:
+                    named = {f for _, f, _, _ in Formatter().parse(line) if f is not None}
+                except ValueError as exc:
+                    raise ValueError(f"{self.id}: line {line!r}: {exc}") from None
+                if not named <= allowed:
+                    raise ValueError(
+                        f"{self.id}: line {line!r} names {', '.join(sorted(named - allowed))}; "
+                        f"a {kind} line may name only {', '.join(sorted(allowed))}"
+                    )
         return self
 
 

@@ -323,7 +323,7 @@ def _line(persona: Persona, kind: str, seed: int, number: int, **fill: str) -> s
     if not lines:
         return ""
     line = derive_rng(seed, "jam", "line", persona.id, kind, number).choice(lines)
-    return line.format(name=persona.name, **fill) if fill else line
+    return line.format(name=persona.name, **fill)
 
 
 def _kick_locked(intent: PipelineIntent) -> bool:
