@@ -24,8 +24,8 @@ class JamPlayer(FakePlayer):
         notes = None if alternative is None else len(alternative.notes)
         self.calls.append(("set_alternative", role_or_id, notes, at_loop_end))
 
-    def set_tempo(self, bpm: float) -> None:
-        self.calls.append(("set_tempo", bpm))
+    def set_tempo(self, bpm: float, *, at_loop_end: bool = False) -> None:
+        self.calls.append(("set_tempo", bpm, at_loop_end))
 
 
 class JamPlayers(Players):
