@@ -113,14 +113,17 @@ class Transport:
             beat = start + (beat - start) % (end - start)
         return min(beat, self.end_beat)
 
-    def with_tempo(self, bpm: float, now: float) -> Transport:
-        """The tempo changed to `bpm`: from the next beat while playing, at once when stopped."""
+    def with_tempo(self, bpm: float, now: float, from_beat: float | None = None) -> Transport:
+        """The tempo changed to `bpm`: from the next beat while playing (or from `from_beat`
+        if that is later, such as the loop's end), at once when stopped."""
         seconds_per_beat = 60.0 / bpm
         if not self.playing:
             return replace(
                 self, segments=(replace(self.segments[0], seconds_per_beat=seconds_per_beat),)
             )
         next_beat = float(math.ceil(self.beat_at(now) - ON_THE_LINE))
+        if from_beat is not None:
+            next_beat = max(next_beat, from_beat)
         anchor = TempoSegment(next_beat, self.time_at(next_beat), seconds_per_beat)
         kept = [s for s in self.segments if s.beat < next_beat]
         # Segments that ended before `now` are history; keep the one `now` falls in.

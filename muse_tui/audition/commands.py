@@ -64,7 +64,10 @@ class Switch:
 
 @dataclass(frozen=True, slots=True)
 class SetTempo:
+    """The tempo from the next beat (with `at_loop_end`, from where the loop wraps)."""
+
     bpm: float
+    at_loop_end: bool = False
 
 
 @dataclass(frozen=True, slots=True)

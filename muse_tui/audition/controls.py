@@ -120,11 +120,14 @@ class PlayerControls:
         """Loop an arrangement section, by name ("hook 1") or kind ("chorus")."""
         self._send(cmd.Loop(section_range(self._loaded(), name)))
 
-    def set_tempo(self, bpm: float) -> None:
-        """Change tempo from the next beat, with no jump in the playhead."""
+    def set_tempo(self, bpm: float, *, at_loop_end: bool = False) -> None:
+        """Change tempo from the next beat, with no jump in the playhead.
+
+        With `at_loop_end` it changes where the loop wraps (a jam's next round).
+        """
         if not 1 <= bpm <= 999:
             raise ValueError(f"a tempo of {bpm} BPM is out of range (1–999).")
-        self._send(cmd.SetTempo(float(bpm)))
+        self._send(cmd.SetTempo(float(bpm), at_loop_end))
 
     def panic(self) -> None:
         """Stop, and silence every channel whatever the ledger thinks is sounding."""

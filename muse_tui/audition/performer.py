@@ -214,8 +214,10 @@ class Performer:
                 self._schedule_switch(
                     track_id, part or self.originals[track_id], now, at_loop_end=at_loop_end
                 )
-            case cmd.SetTempo(bpm):
-                self._set_transport(self.transport.with_tempo(bpm, now))
+            case cmd.SetTempo(bpm, at_loop_end):
+                loop = self.transport.loop
+                from_beat = loop[1] if at_loop_end and loop is not None else None
+                self._set_transport(self.transport.with_tempo(bpm, now, from_beat))
             case cmd.Panic():
                 self._release(channels=ALL_CHANNELS)
                 self._halt()

@@ -12,7 +12,7 @@ from muse_tui.audition.clock import Playhead
 from muse_tui.audition.port_advice import no_midi_system
 from muse_tui.audition.ports import VIRTUAL_PORT_NAME, midi_apis
 from muse_tui.audition.schedule import part_for, section_range, song_end_beat
-from muse_tui.cli.playback import ending_on_signals, exit_code, start_player
+from muse_tui.cli.playback import ending_on_signals, exit_code, start_player_or_exit
 from muse_tui.contracts import TRACK_ROLES, SongState
 from muse_tui.store.checkpoint import song_path
 
@@ -71,12 +71,7 @@ def play(
         )
     span = _bars_to_play(song, section)
     with ending_on_signals():  # TERM and HUP end it like Ctrl-C: every note off, then exit
-        try:
-            started = start_player(port_query)
-        except PortError as exc:
-            fail(str(exc))
-        except KeyboardInterrupt as interrupt:
-            sys.exit(exit_code(interrupt))
+        started = start_player_or_exit(port_query)
         player = started.player
         try:
             for notice in started.notices:

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import click
 
-from muse_tui.audition import PortError
 from muse_tui.contracts.jam import JamRound
 from muse_tui.engine.jam import Jam
 from muse_tui.knowledge import SkillFileError
@@ -23,7 +22,7 @@ from muse_tui.store.sessions import sessions_root
 from muse_tui.tui.jam_live import LiveJam
 
 from .common import fail
-from .playback import ending_on_signals, exit_code, start_player
+from .playback import ending_on_signals, exit_code, start_player_or_exit
 
 #: How often the playhead is looked at (seconds): a round is prepared within this of mid-loop.
 TICK_S = 0.005
@@ -44,12 +43,7 @@ def play_live(
             band = Jam(prompt, seed)
         except SkillFileError as exc:
             fail(f"A skill file is broken: {exc}.", "Fix the file or restore it.")
-        try:
-            started = start_player(port_query)
-        except PortError as exc:
-            fail(str(exc))
-        except KeyboardInterrupt as interrupt:
-            sys.exit(exit_code(interrupt))
+        started = start_player_or_exit(port_query)
         player = started.player
         live = LiveJam(band, player)
         kept: Path | None = None

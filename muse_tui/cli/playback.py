@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -14,6 +15,8 @@ from muse_tui.audition import PlayerProcess, PortError, choose_output, open_virt
 from muse_tui.contracts import SongState
 from muse_tui.engine.protocols import PlaybackUnavailable
 from muse_tui.knowledge.midi_setup import midi_port_hint
+
+from .common import fail
 
 ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
@@ -70,6 +73,17 @@ def start_player(port_query: str | None = None) -> Started:
         player.close()
         raise
     return Started(player, notices, opener is open_virtual_output)
+
+
+def start_player_or_exit(port_query: str | None = None) -> Started:
+    """`start_player` for a command: no output ends it with the sentence to show, and a
+    signal while the port opens ends it with the signal's exit code."""
+    try:
+        return start_player(port_query)
+    except PortError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt as interrupt:
+        sys.exit(exit_code(interrupt))
 
 
 @dataclass

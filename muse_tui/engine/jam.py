@@ -65,7 +65,7 @@ class Jam:
     ) -> None:
         self._player = player
         self._deadline = deadline_s or band_table().round_deadline_seconds
-        self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="jam-member")
+        self._pool = _member_pool()
         intent, plan = start_jam(prompt, seed, loop_bars=loop_bars)
         first = self._play(intent, seed, plan, None)
         self.session = JamSession(prompt=prompt, seed=seed, intent=intent, round=first)
@@ -119,7 +119,7 @@ class Jam:
                 log.warning("%s missed round %d's deadline", state.name, plan.number)
                 part = None
                 self._pool.shutdown(wait=False, cancel_futures=True)
-                self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="jam")
+                self._pool = _member_pool()  # the late member keeps the old one busy
             except Exception:  # a member's failure never stops the jam
                 log.exception("%s failed in round %d", state.name, plan.number)
                 part = None
@@ -132,6 +132,11 @@ class Jam:
     def keep(self, folder: Path) -> Path:
         """The loop now playing as an ordinary session folder under `folder`; its path."""
         return keep_round(self.session, folder)
+
+
+def _member_pool() -> concurrent.futures.ThreadPoolExecutor:
+    """The one worker a member plays on (a new one after a member missed the deadline)."""
+    return concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="jam-member")
 
 
 def _drums_part(last: JamRound | None) -> Region | None:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 from functools import cached_property
 from pathlib import Path
+from string import Formatter
 
 from pydantic import Field, field_validator, model_validator
 
 from muse_tui.contracts.base import Contract
 from muse_tui.contracts.vocabulary import TrackRole
-from muse_tui.knowledge.loader import load_table
+from muse_tui.knowledge.loader import expressions, load_table
 from muse_tui.knowledge.table import skill_table
 
 PERSONAS_FILE = "jam/personas.json"
@@ -26,6 +27,10 @@ ACTION_GROUPS: dict[str, frozenset[str]] = {
     "key": frozenset({"tonic"}),
     "tempo": frozenset({"bpm"}),
 }
+
+#: The fields a member's line may name: {name} in any line, {key} too in those said on a key change.
+LINE_FIELDS = frozenset({"name"})
+KEY_LINE_FIELDS = frozenset({"name", "key"})
 
 #: What the engine knows how to do; a directives file naming anything else is refused.
 ACTIONS = frozenset(
@@ -50,15 +55,6 @@ ACTIONS = frozenset(
 )
 
 
-def _compiled(patterns: list[str]) -> list[str]:
-    for pattern in patterns:
-        try:
-            re.compile(pattern, re.IGNORECASE)
-        except re.error as exc:
-            raise ValueError(f"{pattern!r} is not a regular expression: {exc}") from None
-    return patterns
-
-
 class Persona(Contract):
     """One band member: the roles they can play, where they start, how they take a direction."""
 
@@ -78,6 +74,22 @@ class Persona(Contract):
         low, high = self.energy_range
         if not 0 <= low <= self.energy <= high <= 1:
             raise ValueError(f"{self.id}: energy {self.energy} outside energyRange {low}–{high}")
+        return self
+
+    @model_validator(mode="after")
+    def _fields(self) -> Persona:
+        for kind, lines in self.lines.items():
+            allowed = KEY_LINE_FIELDS if kind == "key" else LINE_FIELDS
+            for line in lines:
+                try:
+                    named = {f for _, f, _, _ in Formatter().parse(line) if f is not None}
+                except ValueError as exc:
+                    raise ValueError(f"{self.id}: line {line!r}: {exc}") from None
+                if not named <= allowed:
+                    raise ValueError(
+                        f"{self.id}: line {line!r} names {', '.join(sorted(named - allowed))}; "
+                        f"a {kind} line may name only {', '.join(sorted(allowed))}"
+                    )
         return self
 
 
@@ -112,7 +124,7 @@ class DirectiveAction(Contract):
     @field_validator("patterns")
     @classmethod
     def _patterns(cls, value: list[str]) -> list[str]:
-        return _compiled(value)
+        return expressions(value)
 
     @model_validator(mode="after")
     def _known(self) -> DirectiveAction:
@@ -144,7 +156,7 @@ class DirectiveTable(Contract):
     @field_validator("band")
     @classmethod
     def _band(cls, value: list[str]) -> list[str]:
-        return _compiled(value)
+        return expressions(value)
 
     @cached_property
     def band_pattern(self) -> re.Pattern[str]:

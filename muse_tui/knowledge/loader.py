@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
@@ -78,6 +79,16 @@ def within(value: Mapping[str, float], low: float, high: float, message: str) ->
     wrong = [k for k, v in value.items() if not low <= v <= high]
     if wrong:
         raise ValueError(f"{message}: {', '.join(wrong)}")
+
+
+def expressions(patterns: list[str]) -> list[str]:
+    """`patterns` when every one is a regular expression; else a ValueError naming the first not."""
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ValueError(f"{pattern!r} is not a regular expression: {exc}") from None
+    return patterns
 
 
 def with_every_role(value: Mapping[str, T]) -> Mapping[str, T]:

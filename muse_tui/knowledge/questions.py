@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from muse_tui.contracts.base import Contract
-from muse_tui.knowledge.loader import load_table
+from muse_tui.knowledge.loader import expressions, load_table
 from muse_tui.knowledge.table import skill_table
 
 QUESTIONS_FILE = "iteration/questions.json"
@@ -25,15 +25,6 @@ TOPIC_GROUPS: dict[str, frozenset[str]] = {
     "numerals_in_key": frozenset({"numerals", "key"}),
     "scale_notes": frozenset({"key"}),
 }
-
-
-def _compiled(patterns: list[str]) -> list[str]:
-    for pattern in patterns:
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise ValueError(f"{pattern!r} is not a regular expression: {exc}") from None
-    return patterns
 
 
 def _either(patterns: list[str]) -> re.Pattern[str]:
@@ -54,7 +45,7 @@ class Routing(Contract):
     @field_validator("new_song", "change_verbs", "question", "asks_for_change", "wonders")
     @classmethod
     def _patterns(cls, value: list[str]) -> list[str]:
-        return _compiled(value)
+        return expressions(value)
 
     @cached_property
     def new_song_pattern(self) -> re.Pattern[str]:
@@ -87,7 +78,7 @@ class Topic(Contract):
     @field_validator("patterns")
     @classmethod
     def _patterns(cls, value: list[str]) -> list[str]:
-        return _compiled(value)
+        return expressions(value)
 
     @cached_property
     def compiled(self) -> list[re.Pattern[str]]:
@@ -118,7 +109,7 @@ class VagueRequests(Contract):
     @field_validator("patterns")
     @classmethod
     def _patterns(cls, value: list[str]) -> list[str]:
-        return _compiled(value)
+        return expressions(value)
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:

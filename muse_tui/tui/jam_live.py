@@ -89,7 +89,7 @@ class LiveJam:
         before = self.jam.round
         round_ = self.jam.next_round(line)
         if round_.context.tempo != before.context.tempo:
-            self.player.set_tempo(round_.context.tempo)
+            self.player.set_tempo(round_.context.tempo, at_loop_end=True)
         for member in round_.members:
             old = before.member(member.id)
             if old is not None and old.part == member.part:

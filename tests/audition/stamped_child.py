@@ -9,32 +9,22 @@ test reads the child's times on its own clock.
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Sequence
 from pathlib import Path
 
 from muse_tui.audition import open_output
 from muse_tui.audition.ports import OutputPort
+from tests.audition.fakes import StampedPort
 
 
-class LoggingPort:
-    """A real port that logs the time each message is sent."""
+class LoggingPort(StampedPort):
+    """A stamped real port that writes what it sent, and when, to `log` as it closes."""
 
     def __init__(self, port: OutputPort, log: Path) -> None:
-        self.port = port
-        self.name = port.name
+        super().__init__(port)
         self.log = log
-        self.sent: list[tuple[float, list[int]]] = []
-
-    def send(self, message: Sequence[int]) -> None:
-        self.sent.append((time.perf_counter(), list(message)))
-        self.port.send(message)
-
-    def is_present(self) -> bool:
-        return self.port.is_present()
 
     def close(self) -> None:
-        self.port.close()
+        super().close()
         self.log.write_text(json.dumps(self.sent))
 
 

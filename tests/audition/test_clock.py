@@ -90,3 +90,15 @@ def test_a_loop_wrap_rebases_without_losing_time() -> None:
     transport = rolling(bpm=60, at=0.0).with_loop((0.0, 4.0))
     wrapped = transport.rebased(0.0, transport.time_at(4.0))
     assert wrapped.time_at(1.0) == pytest.approx(5.0)
+
+
+def test_a_tempo_change_for_the_loop_end_waits_for_the_wrap() -> None:
+    transport = rolling(bpm=120, at=0.0).with_loop((0.0, 8.0))
+    now = 1.0  # beat 2: the change waits for beat 8, where the loop wraps
+    after = transport.with_tempo(60, now, from_beat=8.0)
+    assert after.beat_at(now) == pytest.approx(2.0)
+    assert after.time_at(8) == pytest.approx(transport.time_at(8))  # the pass keeps its tempo
+    wrapped = after.rebased(0.0, after.time_at(8))
+    assert wrapped.time_at(1) - wrapped.time_at(0) == pytest.approx(1.0)  # the next pass: 60 BPM
+    # A beat already behind the next one changes from the next beat, as without it.
+    assert transport.with_tempo(60, now, from_beat=1.0) == transport.with_tempo(60, now)

@@ -116,6 +116,26 @@ def test_a_switch_while_stopped_takes_effect_at_once(player: Player, port: Recor
     assert [m[1] for m in port.messages() if m[0] == 0x91] == [40, 40]
 
 
+def test_a_tempo_change_for_the_loop_end_lands_where_the_loop_wraps(
+    player: Player, port: RecordingPort
+) -> None:
+    """A jam's next round at a new tempo: this pass keeps its tempo, the next one has it."""
+    player.load(groove(8))
+    player.set_tempo(240)
+    player.play_only("drums")
+    player.loop(0, 1)  # one bar, beats 0–4
+    player.play(0)
+    assert wait_until(lambda: player.playhead.song_beat >= 1.3)
+    player.set_tempo(480, at_loop_end=True)
+    assert wait_until(lambda: port.messages().count((0x99, 36, 110)) >= 7)
+    player.stop()
+    player.sync()
+    kicks = [t for t, m in port.sent if m == (0x99, 36, 110)]
+    beats = [kicks[i] - kicks[0] for i in range(7)]
+    expected = [0.0, 0.25, 0.5, 0.75, 1.0, 1.125, 1.25]  # the wrap at 1.0 s; faster from there
+    assert beats == pytest.approx(expected, abs=0.005)
+
+
 def test_a_tempo_change_lands_on_the_next_beat_without_a_jump(
     player: Player, port: RecordingPort
 ) -> None:

@@ -7,8 +7,9 @@ from typing import Any
 
 from textual.widgets import Input
 
+from muse_tui.knowledge.jam import band_table
 from muse_tui.tui.screens.jam import JamScreen, MemberRow
-from tests.ui.harness import FakePlayer, Players, make_studio
+from tests.ui.harness import FakePlayer, Players, make_studio, until
 from tests.ui.test_compose import NO_GATES
 
 PROMPT = "dark trap, 140, key of Am"
@@ -23,8 +24,8 @@ class JamPlayer(FakePlayer):
         notes = None if alternative is None else len(alternative.notes)
         self.calls.append(("set_alternative", role_or_id, notes, at_loop_end))
 
-    def set_tempo(self, bpm: float) -> None:
-        self.calls.append(("set_tempo", bpm))
+    def set_tempo(self, bpm: float, *, at_loop_end: bool = False) -> None:
+        self.calls.append(("set_tempo", bpm, at_loop_end))
 
 
 class JamPlayers(Players):
@@ -61,9 +62,9 @@ async def test_the_band_plays_and_a_direction_lands_on_the_loop_end(tmp_path: Pa
 
         await pilot.press(*"@drums busier", "enter")
         player.position = (2, 2.0)  # past the middle of the 4-bar loop: the next round is prepared
-        await pilot.pause(0.1)
-        switches = [c for c in player.calls if c[0] == "set_alternative"]
         drums = rows[0].member.track.id
+        await until(pilot, lambda: any(c[:2] == ("set_alternative", drums) for c in player.calls))
+        switches = [c for c in player.calls if c[0] == "set_alternative"]
         assert drums in [c[1] for c in switches], "the busier drums are queued"
         assert all(c[3] for c in switches), "every part comes in at the loop's end"
         assert rows[0].member.change == "started", (
@@ -71,11 +72,13 @@ async def test_the_band_plays_and_a_direction_lands_on_the_loop_end(tmp_path: Pa
         )
 
         player.position = (0, 0.2)  # the loop wrapped: the new round sounds
-        await pilot.pause(0.1)
+        await until(pilot, lambda: rows[0].member.change != "started")
         assert rows[0].member.change == "asked"
-        assert (
-            "More hits" in str(rows[0].query_one(".member-thought").render())
-            or rows[0].member.thought
+        thought = rows[0].member.thought
+        drummer = next(p for p in band_table().members if p.id == "drums")
+        assert any(line in thought for line in drummer.lines["busier"]), thought
+        assert thought in str(rows[0].query_one(".member-thought").render()), (
+            "the row shows what the drummer said"
         )
 
         await pilot.press("f5")

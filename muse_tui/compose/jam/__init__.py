@@ -6,7 +6,7 @@ part is written with the song's own part writers (`playing`). The engine
 (`engine.jam`) runs the rounds with deadlines; the studio and the CLI show them.
 """
 
-from .band import MemberPlan, RoundPlan, finish_round, plan_round, play_plan, start_jam
+from .band import MemberPlan, RoundPlan, finish_round, plan_round, start_jam
 from .directives import BAND, read_directives
 from .playing import play_member
 
@@ -17,7 +17,6 @@ __all__ = [
     "finish_round",
     "plan_round",
     "play_member",
-    "play_plan",
     "read_directives",
     "start_jam",
 ]

@@ -3,9 +3,8 @@
 `start_jam` sets the band up from a prompt; `plan_round` decides, from the
 directions given and each member's own restlessness, who plays what next and
 what they say about it; `finish_round` takes the parts they played. Playing
-itself (`playing.play_member`) is separate so the engine can give each member a
-deadline and keep a member's last part when they miss it; `next_round` plays
-them in turn, for tests and headless use without deadlines.
+itself (`playing.play_member`) is separate so the engine (`engine.jam.Jam`) can
+give each member a deadline and keep a member's last part when they miss it.
 
 Members are independent: a member's next part depends only on the shared
 context, their own state and the directions given to them, never on another
@@ -28,7 +27,7 @@ from ..parts.style import resolve_style
 from ..seeding import derive_rng
 from .context import band_intent, band_tracks, moved_to, start_context
 from .directives import BAND
-from .playing import Want, play_member
+from .playing import Want
 
 #: Tempo changes a producer can ask for ("faster", "slower") and the limits a jam keeps.
 TEMPO_STEP = 6.0
@@ -133,21 +132,6 @@ def finish_round(plan: RoundPlan, parts: dict[str, Region | None]) -> JamRound:
 
 
 Player = Callable[[PipelineIntent, JamContext, MemberState, int, int, Region | None, Want], Region]
-
-
-def play_plan(
-    intent: PipelineIntent, seed: int, plan: RoundPlan, player: Player = play_member
-) -> JamRound:
-    """Play a plan in turn (no deadlines): the engine does the same with a deadline each."""
-    parts: dict[str, Region | None] = {}
-    kick: Region | None = None
-    for member_plan in plan.playing():
-        state = member_plan.state
-        part = player(intent, plan.context, state, seed, plan.number, kick, member_plan.want)
-        parts[state.id] = part
-        if state.track.is_drums:
-            kick = part
-    return finish_round(plan, parts)
 
 
 def failed_thought(plan: RoundPlan, member_id: str, band: BandTable | None = None) -> str:
@@ -339,7 +323,7 @@ def _line(persona: Persona, kind: str, seed: int, number: int, **fill: str) -> s
     if not lines:
         return ""
     line = derive_rng(seed, "jam", "line", persona.id, kind, number).choice(lines)
-    return line.format(name=persona.name, **fill) if fill else line
+    return line.format(name=persona.name, **fill)
 
 
 def _kick_locked(intent: PipelineIntent) -> bool:

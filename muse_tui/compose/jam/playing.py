@@ -199,7 +199,7 @@ def _on_the_kick(notes: list[Note], kick: Region, ctx: PartContext) -> list[Note
         end = on[index + 1].start_beat if index + 1 < len(on) else ctx.length
         held.append(
             note.model_copy(
-                update={"duration_beats": max(note.duration_beats, (end - note.start_beat) * 0.9)}
+                update={"duration_beats": max(note.duration_beats, (end - note.start_beat) * HELD)}
             )
         )
     return held

@@ -90,7 +90,7 @@ def test_a_key_change_puts_every_pitched_note_of_the_next_round_in_the_key(
     # Before the change the song was in A minor, and some notes were not in D's scale.
     before = [n.pitch % 12 for m in rounds[2].members if not m.track.is_drums for n in m.part.notes]  # type: ignore[union-attr]
     assert rounds[2].context.key == "A"
-    assert before
+    assert any(pc not in scale for pc in before)
 
 
 def _bass_on_kick(round_: JamRound) -> float:
@@ -127,8 +127,8 @@ def test_a_failing_member_holds_their_part_and_the_jam_goes_on() -> None:
     for r in rounds[2:]:
         keys = r.member("keys")
         assert keys is not None
+        assert keys.part == held, "from round 3 the keys never play anew: their part holds"
         if keys.change == "failed":
-            assert keys.part == held
             assert keys.thought
     assert rounds[2].member("keys").change == "failed"  # type: ignore[union-attr]
     # Everyone else moved on: the key change reached the lead and the bass.

@@ -44,4 +44,9 @@ def test_lines_read_as_directions(
 
 
 def test_a_very_long_line_is_read_in_bounded_time() -> None:
+    """Only the line's first characters are read, so a huge paste costs what a long line does."""
     assert _read("@drums " + "busier " * 20_000)[0][:2] == (("drums",), "busier")
+    # A direction past the cut is not read at all: the cut is what bounds the time.
+    assert _read("@drums busier " + "la " * 1_000 + "@lead lay out") == [
+        (("drums",), "busier", None)
+    ]
