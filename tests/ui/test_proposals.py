@@ -18,12 +18,11 @@ from muse_tui.store.checkpoint import load_checkpoint
 from muse_tui.tui.widgets.compare import ProposalView
 from muse_tui.tui.widgets.prompt import PromptInput
 from tests.ui.harness import SESSION_IDS, Players, make_studio, until
-from tests.ui.test_compose import type_prompt
+from tests.ui.test_editing import PROMPT, say, settle
 
 pytestmark = pytest.mark.slow  # each composes a song with the real stages
 
 SETTINGS = "approval_gates = []\ndefault_bars = 16\n"
-PROMPT = "neo soul, late night, 85 bpm, in Eb minor"
 
 
 def song_files(folder: Path) -> dict[str, str]:
@@ -33,16 +32,6 @@ def song_files(folder: Path) -> dict[str, str]:
         if p.is_file() and p.relative_to(folder).parts[0] != "proposal"
         and p.name != ".muse-lock"
     }  # fmt: skip
-
-
-async def settle(pilot: Any) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-async def say(pilot: Any, text: str) -> None:
-    await type_prompt(pilot, text)
-    await settle(pilot)
 
 
 def studio(tmp_path: Path, players: Players | None = None) -> Any:
