@@ -136,7 +136,7 @@ class Editor(Widget):
         elif routed.kind == "compose" or not self.editable:
             self.post_message(self.ComposeRequested(text))
         else:
-            self.start_change(text, routed.request, wondering=routed.kind == "question")
+            self.start_change(text, routed.request, wondering=wondering)
 
     def answer(self, text: str) -> None:
         """Answer in the notes log, from the open session (or theory, which needs none)."""

@@ -110,3 +110,16 @@ async def test_discard_leaves_the_song_and_a_restart_shows_a_pending_proposal(
         await settle(pilot)
         assert again.studio.song.key == "D"
         assert load_checkpoint(folder).song_state.key == "D"
+
+
+async def test_asking_to_hear_a_small_change_proposes_it(tmp_path: Path) -> None:
+    """Asked to hear a cheap change ("… a louder bass"), the studio proposes it all the same."""
+    app = studio(tmp_path)
+    async with app.run_test(size=(140, 44)) as pilot:
+        await say(pilot, PROMPT)
+        folder = app.sessions_root() / SESSION_IDS[0]
+        before = song_files(folder)
+        await say(pilot, "let me hear it with a louder bass")
+        assert app.studio.query_one(ProposalView).request == "let me hear it with a louder bass"
+        assert song_files(folder) == before
+        assert app.studio.pipeline.song_state.history == []
