@@ -118,9 +118,7 @@ def modify(
         lambda: run_blocking(modify_song(pipeline, text, session_dir=folder, gate=gate)), as_json
     )
     if as_json:
-        click.echo(
-            result.model_dump_json(by_alias=True, indent=2, exclude={"pipeline", "song_state"})
-        )
+        _echo_json(result)
     else:
         _print_change(result)
         if pending is not None and result.status in ("applied", "undone", "redone"):
@@ -145,9 +143,7 @@ def _preview(folder: Path, pipeline: ComposerPipeline, text: str, as_json: bool)
         )
     made = _writing(lambda: run_blocking(propose(pipeline, request, session_dir=folder)), as_json)
     if as_json:
-        click.echo(
-            made.model_dump_json(by_alias=True, indent=2, exclude={"pipeline", "song_state"})
-        )
+        _echo_json(made)
     elif isinstance(made, ProposalResult):
         _print_proposal(folder, made)
     else:
@@ -162,7 +158,7 @@ def _decide(session: str, *, accept: bool, as_json: bool) -> None:
     if not accept:
         gone = _writing(lambda: discard_proposal(pipeline, folder), as_json)
         if as_json:
-            click.echo(gone.model_dump_json(by_alias=True, indent=2, exclude={"pipeline"}))
+            _echo_json(gone)
         else:
             click.echo(gone.summary)
         return
@@ -171,9 +167,7 @@ def _decide(session: str, *, accept: bool, as_json: bool) -> None:
     except ProposalStale as exc:
         fail(str(exc), f"Run `muse-studio modify {folder.name} --discard`.", as_json=as_json)
     if as_json:
-        click.echo(
-            result.model_dump_json(by_alias=True, indent=2, exclude={"pipeline", "song_state"})
-        )
+        _echo_json(result)
     else:
         _print_change(result)
 
@@ -264,9 +258,7 @@ def alternatives(session: str, spec: str, count: int, pick: str | None, as_json:
         lambda: select_alternative(made.pipeline, alt_set.id, index, session_dir=folder), as_json
     )
     if as_json:
-        click.echo(
-            result.model_dump_json(by_alias=True, indent=2, exclude={"pipeline", "song_state"})
-        )
+        _echo_json(result)
     else:
         _print_change(result)
 
@@ -330,6 +322,11 @@ def _variant_index(pick: str, labels: list[str], as_json: bool) -> int:
     )
 
 
+def _echo_json(result: ModifySongResult | UndoResult | ProposalResult) -> None:
+    """A result as JSON, without the whole song: the session's files hold it."""
+    click.echo(result.model_dump_json(by_alias=True, indent=2, exclude={"pipeline", "song_state"}))
+
+
 def _print_change(result: ModifySongResult) -> None:
     click.echo(result.summary)
     if result.status == "applied":
@@ -342,9 +339,7 @@ def _print_change(result: ModifySongResult) -> None:
 
 def _print_replay(result: UndoResult, as_json: bool) -> None:
     if as_json:
-        click.echo(
-            result.model_dump_json(by_alias=True, indent=2, exclude={"pipeline", "song_state"})
-        )
+        _echo_json(result)
         return
     click.echo(result.summary)
     for name in result.updated_files:

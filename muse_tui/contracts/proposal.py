@@ -16,7 +16,7 @@ from muse_tui.contracts.iteration import Cost, ModificationRequest
 from muse_tui.contracts.pipeline import ComposerPipeline
 from muse_tui.contracts.song import HistoryEntry
 
-ProposalStatus = Literal["proposed", "unchanged", "discarded", "nothing"]
+ProposalStatus = Literal["proposed", "discarded", "nothing"]
 
 
 class Proposal(Contract):

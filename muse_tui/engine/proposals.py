@@ -172,14 +172,12 @@ def accept(pipeline: ComposerPipeline, session_dir: Path) -> ModifySongResult:
 def discard(pipeline: ComposerPipeline, session_dir: Path) -> ProposalResult:
     """Remove the proposal; the song, its files and its history are as they were."""
     pending = load_pending(session_dir)
+    drop_proposal(session_dir)  # an unreadable leftover goes too
+    sweep_proposal_folder(session_dir)
     if pending is None:
-        drop_proposal(session_dir)  # an unreadable leftover goes too
-        sweep_proposal_folder(session_dir)
         return ProposalResult(
             status="nothing", summary=nothing_pending(session_dir, "discard"), pipeline=pipeline
         )
-    drop_proposal(session_dir)
-    sweep_proposal_folder(session_dir)
     request = pending.proposal.request
     return ProposalResult(
         status="discarded",

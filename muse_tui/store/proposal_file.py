@@ -145,13 +145,11 @@ def read_proposed_file(session_dir: Path, relative: str) -> bytes:
     return (session_dir / FILES / relative).read_bytes()
 
 
-def drop_proposal(session_dir: Path) -> bool:
-    """Remove the pending proposal (joining the open session change, if any); whether one was."""
-    found = _proposal_files(session_dir)
+def drop_proposal(session_dir: Path) -> None:
+    """Remove the pending proposal (joining the open session change, if any)."""
     with session_change(session_dir):
-        for relative in found:
+        for relative in _proposal_files(session_dir):
             remove_file(session_dir / relative)
-    return bool(found)
 
 
 def sweep_proposal_folder(session_dir: Path) -> None:

@@ -92,7 +92,7 @@ class Comparing(Widget):
         view = ProposalView(
             pending.proposal.request,
             pending.proposal.summary,
-            next((t for t in song.tracks if t.id == first.id), None) if first else None,
+            song.track(first.id) if first else None,
             first,
             total_beats=total,
             id="proposal",

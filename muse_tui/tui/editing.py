@@ -136,7 +136,7 @@ class Editor(Widget):
         elif routed.kind == "compose" or not self.editable:
             self.post_message(self.ComposeRequested(text))
         else:
-            self.start_change(text, routed.request, wondering=routed.kind == "question")
+            self.start_change(text, routed.request, wondering=wondering)
 
     def answer(self, text: str) -> None:
         """Answer in the notes log, from the open session (or theory, which needs none)."""
@@ -225,15 +225,14 @@ class Editor(Widget):
     @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: busy()
     def change_song(
         self, said: str | ChangeRequest, floor: Cost = PROPOSE_FROM
-    ) -> ModifySongResult | tuple[ProposalResult, Pending | None]:
+    ) -> ModifySongResult | ProposalResult:
         """A change request is previewed (made at once below `floor`); anything else is modified.
 
         Undo, redo and "try something different" typed as words go to `modify`.
         """
-        from muse_tui.contracts.editing import ModifySongResult
         from muse_tui.engine.editing import modify
         from muse_tui.engine.orchestrator import run_blocking
-        from muse_tui.engine.proposals import load_pending, preview
+        from muse_tui.engine.proposals import preview
         from muse_tui.engine.routing import route
 
         from .gate import ThreadGate
@@ -246,12 +245,9 @@ class Editor(Widget):
                 return run_blocking(
                     modify(pipeline, request, session_dir=folder, gate=gate, clock=clock)
                 )
-            made = run_blocking(
+            return run_blocking(
                 preview(pipeline, request, session_dir=folder, clock=clock, floor=floor)
             )
-            if isinstance(made, ModifySongResult):
-                return made
-            return made, load_pending(folder)
 
     @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: busy()
     def accept_proposal(self) -> ModifySongResult:
@@ -296,6 +292,7 @@ class Editor(Widget):
     def _edit_changed(self, event: Worker.StateChanged) -> None:
         from muse_tui.contracts.editing import ModifySongResult, UndoResult
         from muse_tui.contracts.proposal import ProposalResult
+        from muse_tui.engine.proposals import Pending
 
         worker = event.worker
         if worker.group != EDIT:
@@ -305,12 +302,12 @@ class Editor(Widget):
             result = worker.result
             if isinstance(result, Comparison):
                 self.post_message(self.ComparisonMade(result))
-            elif isinstance(result, tuple):
-                proposed, pending = result
-                if pending is not None:
-                    self.post_message(self.Proposed(proposed, pending))
             elif isinstance(result, ProposalResult):
-                self.post_message(self.Discarded(result))
+                if result.status == "proposed" and result.proposal is not None:
+                    pending = Pending(result.proposal, result.pipeline)  # as the session keeps it
+                    self.post_message(self.Proposed(result, pending))
+                else:
+                    self.post_message(self.Discarded(result))
             elif isinstance(result, ModifySongResult | UndoResult):
                 self.post_message(self.Edited(result))
         elif event.state == WorkerState.ERROR:

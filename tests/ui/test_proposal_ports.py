@@ -38,6 +38,27 @@ def positions(track: Track) -> set[tuple[int, int]]:
     return {(n.pitch, round(n.start_beat * 4)) for n in track.notes}
 
 
+def left_sounding(loopback: Loopback) -> dict[tuple[int, int], int]:
+    """(channel, note): how many of its note-ons the recorder heard no note-off for."""
+    messages = [r.message for r in loopback.received]
+    ons = Counter((m.channel, m.note) for m in messages if m.type == "note_on" and m.velocity)
+    offs = Counter(
+        (m.channel, m.note)
+        for m in messages
+        if m.type == "note_off" or (m.type == "note_on" and m.velocity == 0)
+    )
+    return {k: n - offs[k] for k, n in ons.items() if offs[k] < n}
+
+
+def told_all_off(loopback: Loopback, since: float) -> set[int]:
+    """The channels told "all notes off" (CC 123) since `since`."""
+    return {
+        r.message.channel
+        for r in loopback.received
+        if r.at >= since and r.message.type == "control_change" and r.message.control == 123
+    }
+
+
 @pytest.mark.ports
 async def test_current_and_proposal_switch_on_the_bar_line_without_stuck_notes(
     tmp_path: Path, loopback: Loopback
@@ -96,19 +117,13 @@ async def test_current_and_proposal_switch_on_the_bar_line_without_stuck_notes(
         stopped = time.perf_counter()
         await pilot.press("space")
         await until(pilot, lambda: not app.audition.playing, timeout=5)
-        time.sleep(0.3)  # the player's last messages reach the recorder
-        messages = [r.message for r in loopback.received]
-        ons = Counter((m.channel, m.note) for m in messages if m.type == "note_on" and m.velocity)
-        offs = Counter(
-            (m.channel, m.note)
-            for m in messages
-            if m.type == "note_off" or (m.type == "note_on" and m.velocity == 0)
+        channels = {t.channel for t in song.tracks}
+        # The player's last messages reach the recorder: wait for them, not for a fixed time.
+        await until(
+            pilot,
+            lambda: not left_sounding(loopback) and channels <= told_all_off(loopback, stopped),
+            timeout=5,
         )
-        assert {k: n for k, n in ons.items() if offs[k] < n} == {}, "a note was left sounding"
-        told = {
-            r.message.channel
-            for r in loopback.received
-            if r.at >= stopped and r.message.type == "control_change" and r.message.control == 123
-        }
-        assert {t.channel for t in song.tracks} <= told  # all notes off, on every channel
+        assert left_sounding(loopback) == {}, "a note was left sounding"
+        assert channels <= told_all_off(loopback, stopped)  # all notes off, on every channel
         await pilot.press("ctrl+q")

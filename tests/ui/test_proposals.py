@@ -18,12 +18,11 @@ from muse_tui.store.checkpoint import load_checkpoint
 from muse_tui.tui.widgets.compare import ProposalView
 from muse_tui.tui.widgets.prompt import PromptInput
 from tests.ui.harness import SESSION_IDS, Players, make_studio, until
-from tests.ui.test_compose import type_prompt
+from tests.ui.test_editing import PROMPT, say, settle
 
 pytestmark = pytest.mark.slow  # each composes a song with the real stages
 
 SETTINGS = "approval_gates = []\ndefault_bars = 16\n"
-PROMPT = "neo soul, late night, 85 bpm, in Eb minor"
 
 
 def song_files(folder: Path) -> dict[str, str]:
@@ -33,16 +32,6 @@ def song_files(folder: Path) -> dict[str, str]:
         if p.is_file() and p.relative_to(folder).parts[0] != "proposal"
         and p.name != ".muse-lock"
     }  # fmt: skip
-
-
-async def settle(pilot: Any) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-async def say(pilot: Any, text: str) -> None:
-    await type_prompt(pilot, text)
-    await settle(pilot)
 
 
 def studio(tmp_path: Path, players: Players | None = None) -> Any:
@@ -121,3 +110,16 @@ async def test_discard_leaves_the_song_and_a_restart_shows_a_pending_proposal(
         await settle(pilot)
         assert again.studio.song.key == "D"
         assert load_checkpoint(folder).song_state.key == "D"
+
+
+async def test_asking_to_hear_a_small_change_proposes_it(tmp_path: Path) -> None:
+    """Asked to hear a cheap change ("… a louder bass"), the studio proposes it all the same."""
+    app = studio(tmp_path)
+    async with app.run_test(size=(140, 44)) as pilot:
+        await say(pilot, PROMPT)
+        folder = app.sessions_root() / SESSION_IDS[0]
+        before = song_files(folder)
+        await say(pilot, "let me hear it with a louder bass")
+        assert app.studio.query_one(ProposalView).request == "let me hear it with a louder bass"
+        assert song_files(folder) == before
+        assert app.studio.pipeline.song_state.history == []

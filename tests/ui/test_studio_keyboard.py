@@ -9,14 +9,12 @@ before it was shown; a pick from the comparison left the focus outside the promp
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from textual import _time, events
 
 from muse_tui.contracts import Ambiguity
 from muse_tui.engine.registry import product_stages
-from muse_tui.tui.messages import SongLoaded
 from muse_tui.tui.screens.ambiguity import AmbiguityModal
 from muse_tui.tui.screens.approval import ApprovalModal
 from muse_tui.tui.widgets.arrangement import ArrangementView
@@ -24,14 +22,9 @@ from muse_tui.tui.widgets.compare import CompareView
 from muse_tui.tui.widgets.prompt import PromptInput
 from muse_tui.tui.widgets.transport import TransportBar
 from tests.ui.harness import Players, make_studio, until
-from tests.ui.songs import studio_song
+from tests.ui.test_audition import load_song
 from tests.ui.test_compose import NO_GATES, type_prompt
-
-
-async def load_song(pilot: Any) -> None:
-    pilot.app.studio.post_message(SongLoaded(studio_song(), None, None))
-    await pilot.pause()
-    pilot.app.studio.query_one(ArrangementView).focus()
+from tests.ui.test_editing import PROMPT, settle
 
 
 def typed_at(moment: float, character: str) -> events.Key:
@@ -129,16 +122,13 @@ async def test_after_a_pick_what_is_typed_goes_to_the_prompt(tmp_path: Path) -> 
     settings = "approval_gates = []\ndefault_bars = 16\n"
     app = make_studio(tmp_path, registry=product_stages, settings=settings)
     async with app.run_test(size=(140, 44)) as pilot:
-        await type_prompt(pilot, "neo soul, late night, 85 bpm, in Eb minor")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await type_prompt(pilot, PROMPT)
+        await settle(pilot)
         await pilot.press("escape", "a")  # out of the prompt; alternatives for the first track
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(pilot)
         assert app.studio.query_one(CompareView).has_focus
         await pilot.press("right", "enter")  # use option B
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(pilot)
         assert app.studio.pipeline.song_state.history[-1].agent == "alternatives"
         assert isinstance(app.focused, PromptInput)
         await pilot.press(*"more swing")

@@ -38,7 +38,7 @@ class TypeAheadGuard:
         return True
 
 
-class ConfirmModal(ModalScreen[bool]):
+class ConfirmModal(TypeAheadGuard, ModalScreen[bool]):
     """`y` confirms; `n` or escape keeps things as they are.
 
     Keys typed before the question could be seen (the producer still typing
@@ -64,8 +64,8 @@ class ConfirmModal(ModalScreen[bool]):
         super().__init__(classes="confirm")
         self._title = title
         self._question = question
-        self._typed_ahead = typed_ahead
-        self._grace = grace  # the studio's questions, which can open while the producer types
+        self._type_into = typed_ahead
+        self.type_ahead_grace = grace  # the studio's questions, which can open mid-typing
         self.opened_at = _time.get_time()
 
     def compose(self) -> ComposeResult:
@@ -75,15 +75,12 @@ class ConfirmModal(ModalScreen[bool]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.opened_at = max(self.opened_at, _time.get_time())
+        self._shown()
 
     def _on_key(self, event: events.Key) -> None:
-        if event.time >= self.opened_at + self._grace:
-            return  # seen and meant: the bindings answer it
-        event.prevent_default()
-        event.stop()
-        if event.is_printable and event.character and self._typed_ahead is not None:
-            self._typed_ahead(event.character)
+        dropped = self._typed_ahead(event)
+        if dropped and event.is_printable and event.character and self._type_into is not None:
+            self._type_into(event.character)  # not lost: it goes to the prompt behind
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

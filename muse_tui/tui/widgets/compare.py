@@ -42,7 +42,7 @@ def element_title(alt_set: AlternativeSet, role: str = "") -> str:
 
 
 class VariantCard(Vertical):
-    """One variant: label and score, a mini piano roll, how it differs."""
+    """One side of a comparison (a variant, the song, a proposal): head, mini roll, what it is."""
 
     DEFAULT_CSS = """
     VariantCard { width: 1fr; height: auto; border: round $panel; padding: 0 1; }
@@ -52,14 +52,10 @@ class VariantCard(Vertical):
     VariantCard .variant-description { color: $text-muted; height: auto; }
     """
 
-    def __init__(self, number: int, label: str, score: float, description: str, roll: Track | None,
-                 total_beats: float, in_use: bool) -> None:  # fmt: skip
+    def __init__(self, head: str, description: str, roll: Track | None, total_beats: float) -> None:
         super().__init__()
-        self.number = number
-        self._head = f"{number}  Option {label}  {score:.2f}" + ("  · in use" if in_use else "")
-        self._description = description
-        self._roll = roll
-        self._total = total_beats
+        self._head, self._description = head, description
+        self._roll, self._total = roll, total_beats
 
     def compose(self) -> ComposeResult:
         yield Static(self._head, classes="variant-head")
@@ -173,17 +169,11 @@ class CompareView(Widget, can_focus=True):
         cards = []
         for i, variant in enumerate(self.alt_set.variants):
             notes = self.notes[i] if i < len(self.notes) else []
-            cards.append(
-                VariantCard(
-                    i + 1,
-                    variant.label,
-                    variant.score,
-                    variant.description,
-                    _roll_track(variant.label, self.role, notes) if notes else None,
-                    self.total_beats,
-                    in_use=i == self.alt_set.selected_index,
-                )
-            )
+            head = f"{i + 1}  Option {variant.label}  {variant.score:.2f}"
+            if i == self.alt_set.selected_index:
+                head += "  · in use"
+            roll = _roll_track(variant.label, self.role, notes) if notes else None
+            cards.append(VariantCard(head, variant.description, roll, self.total_beats))
         return cards
 
     def action_audition(self, index: int) -> None:
@@ -227,28 +217,6 @@ def _roll_track(label: str, role: str, notes: list[Note]) -> Track:
     region = Region(id=_PLACEHOLDER_ID, name=label, start_beat=0, length_beats=end, notes=notes)
     name = f"{role or 'take'} {label}"
     return Track(id=_PLACEHOLDER_ID, name=name, role=role or "chords", channel=0, regions=[region])  # type: ignore[arg-type]
-
-
-class ProposalCard(Vertical):
-    """One side of a proposal: the song as it is, or as the proposal would leave it."""
-
-    DEFAULT_CSS = """
-    ProposalCard { width: 1fr; height: auto; border: round $panel; padding: 0 1; }
-    ProposalCard.-auditioning { border: heavy $success; }
-    ProposalCard .variant-head { text-style: bold; }
-    ProposalCard .variant-description { color: $text-muted; height: auto; }
-    """
-
-    def __init__(self, head: str, description: str, roll: Track | None, total_beats: float) -> None:
-        super().__init__()
-        self._head, self._description = head, description
-        self._roll, self._total = roll, total_beats
-
-    def compose(self) -> ComposeResult:
-        yield Static(self._head, classes="variant-head")
-        if self._roll is not None:
-            yield MiniRoll(self._roll, self._total)
-        yield Static(self._description, classes="variant-description")
 
 
 class ProposalView(Widget, can_focus=True):
@@ -315,8 +283,8 @@ class ProposalView(Widget, can_focus=True):
     def compose(self) -> ComposeResult:
         yield Static(f"Proposal: “{self.request}” — current | proposal", id="proposal-title")
         with Horizontal(id="proposal-cards"):
-            yield ProposalCard("1  Current", "The song as it is.", self.current, self.total_beats)
-            yield ProposalCard("2  Proposal", self.summary, self.proposed, self.total_beats)
+            yield VariantCard("1  Current", "The song as it is.", self.current, self.total_beats)
+            yield VariantCard("2  Proposal", self.summary, self.proposed, self.total_beats)
         yield Static(
             "1 current · 2 proposal (from the next bar) · enter accept · d discard · esc hide",
             id="proposal-help",
@@ -342,5 +310,5 @@ class ProposalView(Widget, can_focus=True):
         self._mark()
 
     def _mark(self) -> None:
-        for i, card in enumerate(self.query(ProposalCard)):
+        for i, card in enumerate(self.query(VariantCard)):
             card.set_class(i == int(self.hearing_proposal), "-auditioning")
