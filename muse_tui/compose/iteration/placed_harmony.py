@@ -18,18 +18,9 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from muse_tui.compose.assembly import EARLY_GRACE_BEATS, remove_overlaps
-from muse_tui.compose.harmony import REGISTERS, song_key
+from muse_tui.compose.harmony import placed_progression, song_key
 from muse_tui.compose.requests import Edit, Scope
-from muse_tui.contracts import (
-    EnrichedProgression,
-    HarmonicFunction,
-    Note,
-    Position,
-    ProgressionChord,
-    Region,
-    SongState,
-    Track,
-)
+from muse_tui.contracts import Note, Position, Region, SongState, Track
 from muse_tui.knowledge.edit_words import Operation
 from muse_tui.theory import (
     Chord,
@@ -39,8 +30,6 @@ from muse_tui.theory import (
     VoicingError,
     parse_chord,
     parse_roman,
-    to_roman,
-    voice,
     voice_lead,
 )
 
@@ -191,41 +180,12 @@ def _own_progression(revision: Revision, index: int, chords: Sequence[Chord], ke
     """The section keeps the chords it was given, for its own `.progression` file."""
     song = revision.song
     assert song.arrangement is not None
-    low, high = REGISTERS.get(revision.voicing_style, REGISTERS["close"])
-    placed: list[ProgressionChord] = []
-    for chord in chords:
-        before = placed[-1].voicing if placed else None
-        voicing = (
-            voice_lead(before, chord, low, high) if before else voice(chord, "close", low, high)
-        )
-        roman = to_roman(chord, key) or "?"
-        placed.append(
-            ProgressionChord(
-                symbol=chord.symbol,
-                roman=roman,
-                voicing=list(voicing),
-                beats=song.beats_per_bar,
-                function=_function(roman, chord, key),
-            )
-        )
     sections = list(song.arrangement.sections)
-    own = EnrichedProgression(
-        name=sections[index].name, key=key.tonic, mode=key.mode, chords=placed, source="explicit"
-    )
+    own = placed_progression(chords, key, song.beats_per_bar, sections[index].name)
     sections[index] = sections[index].model_copy(update={"progression": own})
     arrangement = song.arrangement.model_copy(update={"sections": sections})
     revision.song = song.model_copy(update={"arrangement": arrangement})
     revision.touch("arrangement", "cheap")
-
-
-def _function(roman: str, chord: Chord, key: Key) -> HarmonicFunction:
-    """What the chord does in the key, read from its numeral (borrowed when it leaves the key)."""
-    if chord.pitch_classes - set(key.pitch_classes):
-        return "borrowed"
-    degree = roman.lstrip("b#").upper().rstrip("°ø+0123456789")
-    return {"V": "dominant", "VII": "dominant", "II": "predominant", "IV": "predominant"}.get(
-        degree, "tonic"
-    )
 
 
 def replaced(track: Track, placed: Sequence[tuple[float, float, Chord]], *, bass: bool) -> Track:
