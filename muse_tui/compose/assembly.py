@@ -49,21 +49,25 @@ def arrange_for_playback(song: SongState) -> SongState:
             for region in track.regions
             if region.id != ramp_region_id(track.id)
         ]
-        ramps = transition_ramps(song, track, channel)
-        if ramps:
-            length = max(song_end_beat(song), ramps[-1].beat + RAMP_STEP_BEATS)
-            regions.append(
-                Region(
-                    id=ramp_region_id(track.id),
-                    name="transitions",
-                    start_beat=0,
-                    length_beats=length,
-                    control_changes=ramps,
-                )
-            )
+        if (ramps := ramp_region(song, track, channel)) is not None:
+            regions.append(ramps)
         tracks.append(_with_sound(track, channel, regions, tracks_table))
     tracks = with_expression(song, tracks)  # pedal, vibrato, swells… fitted to these notes
     return song.model_copy(update={"tracks": remove_overlaps(tracks)})
+
+
+def ramp_region(song: SongState, track: Track, channel: int) -> Region | None:
+    """The region holding the track's transition ramps for the song's form, or None."""
+    ramps = transition_ramps(song, track, channel)
+    if not ramps:
+        return None
+    return Region(
+        id=ramp_region_id(track.id),
+        name="transitions",
+        start_beat=0,
+        length_beats=max(song_end_beat(song), ramps[-1].beat + RAMP_STEP_BEATS),
+        control_changes=ramps,
+    )
 
 
 def assign_channels(tracks: Sequence[Track]) -> list[int]:

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal, cast
 
-from muse_tui.compose.assembly import EARLY_GRACE_BEATS, active_spans, song_end_beat
+from muse_tui.compose.assembly import EARLY_GRACE_BEATS, active_spans, ramp_region
 from muse_tui.compose.requests import Edit, Scope
 from muse_tui.compose.seeding import derive_rng
-from muse_tui.compose.transitions import RAMP_STEP_BEATS, ramp_region_id, transition_ramps
+from muse_tui.compose.transitions import ramp_region_id
 from muse_tui.contracts import Arrangement, Position, Region, Section, SongState, Track, new_id
 from muse_tui.knowledge.edit_words import Operation, edit_words
 
@@ -523,17 +523,7 @@ def with_ramps(song: SongState) -> SongState:
     for track in song.tracks:
         ramp = ramp_region_id(track.id)
         regions = [r for r in track.regions if r.id != ramp]
-        ramps = transition_ramps(song, track, track.channel)
-        if ramps:
-            length = max(song_end_beat(song), ramps[-1].beat + RAMP_STEP_BEATS)
-            regions.append(
-                Region(
-                    id=ramp,
-                    name="transitions",
-                    start_beat=0,
-                    length_beats=length,
-                    control_changes=ramps,
-                )
-            )
+        if (ramps := ramp_region(song, track, track.channel)) is not None:
+            regions.append(ramps)
         tracks.append(track.model_copy(update={"regions": regions}))
     return song.model_copy(update={"tracks": tracks})
