@@ -45,7 +45,7 @@ def arrange_for_playback(song: SongState) -> SongState:
     for track, channel in zip(song.tracks, channels, strict=True):
         spans = active_spans(song.arrangement, track.role, song.beats_per_bar)
         regions = [
-            _kept_region(region, spans, channel)
+            kept_where_active(region, spans, channel)
             for region in track.regions
             if region.id != ramp_region_id(track.id)
         ]
@@ -156,7 +156,10 @@ def remove_overlaps(tracks: Sequence[Track]) -> list[Track]:
     return [_repaired(t, i, new_end, dropped) for i, t in enumerate(tracks)]
 
 
-def _kept_region(region: Region, spans: list[tuple[float, float]] | None, channel: int) -> Region:
+def kept_where_active(
+    region: Region, spans: list[tuple[float, float]] | None, channel: int
+) -> Region:
+    """The region's notes inside `spans` (cut at a span's end), all of it on `channel`."""
     notes: list[Note] = []
     for note in region.notes:
         start = region.start_beat + note.start_beat

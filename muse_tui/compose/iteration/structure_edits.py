@@ -20,7 +20,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal, cast
 
-from muse_tui.compose.assembly import EARLY_GRACE_BEATS, active_spans, ramp_region
+from muse_tui.compose.assembly import (
+    EARLY_GRACE_BEATS,
+    active_spans,
+    kept_where_active,
+    ramp_region,
+)
 from muse_tui.compose.requests import Edit, Scope
 from muse_tui.compose.seeding import derive_rng
 from muse_tui.compose.transitions import ramp_region_id
@@ -475,7 +480,8 @@ def fill_region(song: SongState, track_id: str, written: Region) -> SongState:
         return song
     region = track.regions[target]
     offset = written.start_beat - region.start_beat
-    written = _active(song, track, written)
+    spans = active_spans(song.arrangement, track.role, song.beats_per_bar)
+    written = kept_where_active(written, spans, track.channel)  # as S6 keeps them
     region = region.model_copy(
         update={
             "notes": [
@@ -500,21 +506,6 @@ def fill_region(song: SongState, track_id: str, written: Region) -> SongState:
     tracks = list(song.tracks)
     tracks[index] = track.model_copy(update={"regions": regions})
     return song.model_copy(update={"tracks": tracks})
-
-
-def _active(song: SongState, track: Track, written: Region) -> Region:
-    """Only the written notes where the track plays, cut at the end of that stretch (as S6 does)."""
-    spans = active_spans(song.arrangement, track.role, song.beats_per_bar)
-    if spans is None:
-        return written
-    notes = []
-    for note in written.notes:
-        start = written.start_beat + note.start_beat
-        span = next((s for s in spans if s[0] <= start < s[1]), None)
-        if span is not None:
-            end = min(note.end_beat, span[1] - written.start_beat)
-            notes.append(note.model_copy(update={"duration_beats": end - note.start_beat}))
-    return written.model_copy(update={"notes": notes})
 
 
 def with_ramps(song: SongState) -> SongState:
