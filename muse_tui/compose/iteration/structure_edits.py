@@ -34,6 +34,7 @@ from muse_tui.knowledge.edit_words import Operation, edit_words
 
 from .positions import bar_of, read_position, section_index
 from .revision import EditError, Revision
+from .section_edits import sections_of
 
 Action = Literal["insert", "extend", "shorten", "remove", "move", "duplicate"]
 #: Sections that set up the last peak, and go before it when no place is said.
@@ -188,7 +189,7 @@ def _number(said: str | None) -> int | None:
 # ── planning the new form ───────────────────────────────────────────────────
 def _planned(song: SongState, edit: SectionEdit) -> tuple[list[Slot], str]:
     """The new form as slots, and the sentence that says what changed."""
-    old = list(song.arrangement.sections) if song.arrangement else []
+    old = sections_of(song)
     kept = [Slot(s, i, s.bars) for i, s in enumerate(old)]
     if edit.action == "insert":
         return _insert(song, edit, kept)
@@ -201,9 +202,8 @@ def _planned(song: SongState, edit: SectionEdit) -> tuple[list[Slot], str]:
             section.model_copy(update={"bars": bars}), index, min(bars, section.bars)
         )
         verb = "longer" if bars > section.bars else "shorter"
-        return _laid(
-            kept
-        ), f"{section.name} is {abs(bars - section.bars)} bars {verb} ({bars} bars)."
+        said = f"{section.name} is {abs(bars - section.bars)} bars {verb} ({bars} bars)."
+        return _laid(kept), said
     if edit.action == "remove":
         if len(old) == 1:
             raise EditError("that is the only section; the song needs at least one.")
@@ -211,7 +211,6 @@ def _planned(song: SongState, edit: SectionEdit) -> tuple[list[Slot], str]:
         return _laid(kept), f"Removed {section.name} ({section.bars} bars); what followed moved up."
     moved = kept[index]
     if edit.action == "duplicate":
-        moved = Slot(section, index, section.bars)
         at = _insertion_index(song, edit.place) if edit.place else index + 1
         kept = _laid([*kept[:at], moved, *kept[at:]])
         return kept, f"Repeated {section.name} ({section.bars} bars) at bar {_start(kept, at) + 1}."
@@ -268,11 +267,8 @@ def _usual_place(sections: Sequence[Section], kind: str) -> int:
     return len(sections) - 1 if kinds[-1] == "outro" else len(sections)
 
 
-def _insertion_index(song: SongState, place: Position | None) -> int:
+def _insertion_index(song: SongState, place: Position) -> int:
     """Where a section goes in the list: a bar must be a section boundary."""
-    old = list(song.arrangement.sections) if song.arrangement else []
-    if place is None:
-        return len(old)
     if place.section is not None:
         index = section_index(song, place)
         return (
@@ -284,7 +280,7 @@ def _insertion_index(song: SongState, place: Position | None) -> int:
 
 
 def _boundary(song: SongState, place: Position) -> int:
-    old = list(song.arrangement.sections) if song.arrangement else []
+    old = sections_of(song)
     bar = bar_of(song, place)
     for i, section in enumerate(old):
         if section.start_bar == bar:
@@ -346,12 +342,10 @@ def _energy_arc(arrangement: Arrangement, slots: Sequence[Slot]) -> list[float]:
     old = arrangement.sections
     arc: list[float] = []
     for slot in slots:
-        start = old[slot.source].start_bar - old[0].start_bar if slot.source is not None else 0
-        kept = (
-            arrangement.energy_arc[start : start + slot.kept_bars]
-            if slot.source is not None
-            else []
-        )
+        kept: list[float] = []
+        if slot.source is not None:
+            start = old[slot.source].start_bar - old[0].start_bar
+            kept = arrangement.energy_arc[start : start + slot.kept_bars]
         tail = kept[-1] if kept else slot.section.energy
         arc += kept + [tail] * (slot.section.bars - len(kept))
     return arc
