@@ -14,7 +14,7 @@ import re
 from muse_tui.compose.requests import Edit
 from muse_tui.contracts import SongState, Track
 
-from .revision import ROLE_FALLBACKS, EditError, listed, track_label
+from .revision import ROLE_FALLBACKS, EditError, listed
 
 
 def daw_edits(said: str) -> tuple[Edit, ...]:
@@ -82,6 +82,3 @@ def _by_role(song: SongState, text: str) -> list[Track]:
             if found:
                 return found
     return []
-
-
-__all__ = ["WhichTrack", "daw_edits", "find_track", "track_label", "track_options"]
