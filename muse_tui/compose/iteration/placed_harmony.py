@@ -20,7 +20,7 @@ from typing import cast
 from muse_tui.compose.assembly import EARLY_GRACE_BEATS, remove_overlaps
 from muse_tui.compose.harmony import placed_progression, song_key
 from muse_tui.compose.requests import Edit, Scope
-from muse_tui.contracts import Note, Position, Region, SongState, Track
+from muse_tui.contracts import Note, Position, SongState, Track
 from muse_tui.knowledge.edit_words import Operation
 from muse_tui.theory import (
     Chord,
@@ -190,27 +190,26 @@ def _own_progression(revision: Revision, index: int, chords: Sequence[Chord], ke
 
 def replaced(track: Track, placed: Sequence[tuple[float, float, Chord]], *, bass: bool) -> Track:
     """The track with its notes inside the placed spans moved onto the chords there."""
+    moved = _bass_line if bass else _comped
+    early = EARLY_GRACE_BEATS  # a note played just ahead of its bar belongs to it
     regions = []
     for region in track.regions:
         notes = list(region.notes)
         for start, end, chord in placed:
-            early = EARLY_GRACE_BEATS  # a note played just ahead of its bar belongs to it
             inside = [
                 i
                 for i, n in enumerate(notes)
                 if start - early <= region.start_beat + n.start_beat < end - early
             ]
             if inside:
-                moved = _bass_line if bass else _comped
                 new = moved([notes[i] for i in inside], chord)
-                keep = [n for i, n in enumerate(notes) if i not in set(inside)]
+                skip = set(inside)
+                keep = [n for i, n in enumerate(notes) if i not in skip]
                 notes = sorted([*keep, *new], key=lambda n: (n.start_beat, n.pitch))
-        regions.append(region if notes == region.notes else _with_notes(region, notes))
+        regions.append(
+            region if notes == region.notes else region.model_copy(update={"notes": notes})
+        )
     return track.model_copy(update={"regions": regions})
-
-
-def _with_notes(region: Region, notes: list[Note]) -> Region:
-    return region.model_copy(update={"notes": notes})
 
 
 def _comped(notes: Sequence[Note], chord: Chord) -> list[Note]:
