@@ -19,6 +19,7 @@ from typing import cast
 
 from muse_tui.compose.assembly import EARLY_GRACE_BEATS, remove_overlaps
 from muse_tui.compose.harmony import placed_progression, song_key
+from muse_tui.compose.parts.harmony import nearest_pitch
 from muse_tui.compose.requests import Edit, Scope
 from muse_tui.contracts import Note, Position, SongState, Track
 from muse_tui.knowledge.edit_words import Operation
@@ -266,11 +267,7 @@ def _bass_line(notes: Sequence[Note], chord: Chord) -> list[Note]:
 
 def _nearest(pitch: int, chord: Chord) -> int:
     """The closest pitch holding one of the chord's tones (the lower one on a tie)."""
-    for distance in range(7):
-        for candidate in (pitch - distance, pitch + distance):
-            if 0 <= candidate <= 127 and candidate % 12 in chord.pitch_classes:
-                return candidate
-    return pitch
+    return nearest_pitch(pitch, chord.pitch_classes, pitch - 6, pitch + 6)
 
 
 def _chord(word: str, key: Key) -> Chord:
