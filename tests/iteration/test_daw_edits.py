@@ -6,44 +6,21 @@ is what MPC Beats would load.
 
 from __future__ import annotations
 
-import asyncio
-import shutil
 from pathlib import Path
 
 import mido
 import pytest
 from music21 import converter
 
-from muse_tui.contracts import ComposerPipeline, PipelineConfig
+from muse_tui.contracts import ComposerPipeline
 from muse_tui.engine.editing import modify, undo
-from muse_tui.engine.orchestrator import Orchestrator
-from muse_tui.engine.registry import product_stages
-from muse_tui.store.smf import midifile_markers
+from muse_tui.store.smf import midi_file_names, midifile_markers
 
-from .conftest import Session, fixed_clock
+from .conftest import Session
 
-PROMPT = "pop song in C major, piano keys, bass, drums, 100 bpm"
 PPQ = 480
 BAR = 4 * PPQ  # ticks in a 4/4 bar
 Played = tuple[int, int, int, int, int]  # pitch, start tick, length in ticks, velocity, channel
-
-
-@pytest.fixture(scope="module")
-def c_major(tmp_path_factory: pytest.TempPathFactory) -> Session:
-    root = tmp_path_factory.mktemp("c_major")
-    engine = Orchestrator(product_stages(), root, clock=fixed_clock)
-    config = PipelineConfig(approval_gates=[])
-    pipeline = asyncio.run(engine.run(PROMPT, seed=1, config=config))
-    assert pipeline.status == "completed"
-    assert (pipeline.song_state.key, pipeline.song_state.mode) == ("C", "major")
-    return Session(pipeline, root / pipeline.session_id)
-
-
-@pytest.fixture
-def song(c_major: Session, tmp_path: Path) -> Session:
-    folder = tmp_path / c_major.folder.name
-    shutil.copytree(c_major.folder, folder)
-    return Session(c_major.pipeline, folder)
 
 
 def notes_in(path: Path) -> list[Played]:
@@ -100,8 +77,6 @@ def outside(notes: list[Played], first: int, last: int) -> list[Played]:
 
 
 def file_name(pipeline: ComposerPipeline, role: str) -> str:
-    from muse_tui.store.smf import midi_file_names
-
     track = next(t for t in pipeline.song_state.tracks if t.role == role)
     return Path(midi_file_names(pipeline.song_state.tracks)[track.id]).name
 

@@ -7,9 +7,7 @@ import json
 from muse_tui.engine.editing import modify, undo
 
 from .conftest import Session
-from .test_daw_edits import BAR, c_major, file_name, in_bars, outside, part_files, song
-
-__all__ = ["c_major", "song"]  # the fixtures, shared with the section-edit tests
+from .test_daw_edits import BAR, file_name, in_bars, outside, part_files
 
 
 async def test_chords_in_the_bridge_loop_over_it_and_get_their_own_progression_file(

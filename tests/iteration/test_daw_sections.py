@@ -7,9 +7,7 @@ import pytest
 from muse_tui.engine.editing import modify, undo
 
 from .conftest import Session
-from .test_daw_edits import BAR, EARLY, Played, c_major, part_files, same_notes, song
-
-__all__ = ["c_major", "song"]  # the fixtures, shared with the section-edit tests
+from .test_daw_edits import BAR, EARLY, Played, part_files, same_notes
 
 
 def bars_of(notes: list[Played], start_bar: int, bars: int) -> list[Played]:
