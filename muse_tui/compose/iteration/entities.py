@@ -34,7 +34,7 @@ def find_track(song: SongState, named: str) -> Track:
 
     A role two tracks share raises EditError asking which, with their names.
     """
-    text = " ".join(named.lower().replace("the ", " ").split())
+    text = " ".join(re.sub(r"\bthe\b", " ", named.lower()).split())
     if number := re.fullmatch(r"(?:track|channel)\s*(\d{1,2})", text):
         index = int(number.group(1)) - 1
         if not 0 <= index < len(song.tracks):
