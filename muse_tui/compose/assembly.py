@@ -45,25 +45,29 @@ def arrange_for_playback(song: SongState) -> SongState:
     for track, channel in zip(song.tracks, channels, strict=True):
         spans = active_spans(song.arrangement, track.role, song.beats_per_bar)
         regions = [
-            _kept_region(region, spans, channel)
+            kept_where_active(region, spans, channel)
             for region in track.regions
             if region.id != ramp_region_id(track.id)
         ]
-        ramps = transition_ramps(song, track, channel)
-        if ramps:
-            length = max(song_end_beat(song), ramps[-1].beat + RAMP_STEP_BEATS)
-            regions.append(
-                Region(
-                    id=ramp_region_id(track.id),
-                    name="transitions",
-                    start_beat=0,
-                    length_beats=length,
-                    control_changes=ramps,
-                )
-            )
+        if (ramps := ramp_region(song, track, channel)) is not None:
+            regions.append(ramps)
         tracks.append(_with_sound(track, channel, regions, tracks_table))
     tracks = with_expression(song, tracks)  # pedal, vibrato, swells… fitted to these notes
     return song.model_copy(update={"tracks": remove_overlaps(tracks)})
+
+
+def ramp_region(song: SongState, track: Track, channel: int) -> Region | None:
+    """The region holding the track's transition ramps for the song's form, or None."""
+    ramps = transition_ramps(song, track, channel)
+    if not ramps:
+        return None
+    return Region(
+        id=ramp_region_id(track.id),
+        name="transitions",
+        start_beat=0,
+        length_beats=max(song_end_beat(song), ramps[-1].beat + RAMP_STEP_BEATS),
+        control_changes=ramps,
+    )
 
 
 def assign_channels(tracks: Sequence[Track]) -> list[int]:
@@ -152,7 +156,10 @@ def remove_overlaps(tracks: Sequence[Track]) -> list[Track]:
     return [_repaired(t, i, new_end, dropped) for i, t in enumerate(tracks)]
 
 
-def _kept_region(region: Region, spans: list[tuple[float, float]] | None, channel: int) -> Region:
+def kept_where_active(
+    region: Region, spans: list[tuple[float, float]] | None, channel: int
+) -> Region:
+    """The region's notes inside `spans` (cut at a span's end), all of it on `channel`."""
     notes: list[Note] = []
     for note in region.notes:
         start = region.start_beat + note.start_beat

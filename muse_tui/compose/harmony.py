@@ -117,18 +117,28 @@ def generate_progression(
     voicings = _voice_lead([c.chord for c in choices], style)
     choices[0], voicings[0] = _name_what_sounds(choices[0], voicings[0], key, style)
     chords = [
-        ProgressionChord(
-            symbol=c.chord.symbol,
-            roman=_roman(c, key),
-            voicing=list(v),
-            beats=b * beats_per_bar,
-            function=c.function,
-            tension=_tension(c, key),
-        )
+        _described(c, v, b * beats_per_bar, key)
         for c, v, b in zip(choices, voicings, bars, strict=True)
     ]
     return EnrichedProgression(
         key=key.tonic, mode=key.mode, chords=chords, source=source, variant=variant
+    )
+
+
+def placed_progression(
+    chords: Sequence[Chord], key: Key, beats_per_chord: float, name: str
+) -> EnrichedProgression:
+    """Chords a producer placed, described as S2 describes explicit ones (numerals, functions).
+
+    Voiced close, so each symbol says exactly what sounds: the producer's names are kept.
+    """
+    voicings = _voice_lead(chords, "close")
+    placed = [
+        _described(_named(chord, key), voicing, beats_per_chord, key)
+        for chord, voicing in zip(chords, voicings, strict=True)
+    ]
+    return EnrichedProgression(
+        name=name, key=key.tonic, mode=key.mode, chords=placed, source="explicit"
     )
 
 
@@ -294,6 +304,11 @@ def _explicit(token: str, key: Key) -> _Choice:
         raise ProgressionError(
             f"cannot read the chord {token!r} in the progression: {exc}"
         ) from None
+    return _named(chord, key)
+
+
+def _named(chord: Chord, key: Key) -> _Choice:
+    """A chord given by its symbol, with the numeral and function it has in the key."""
     numeral = to_roman(chord, key)
     return _Choice(chord, numeral, _function_of(numeral) if numeral else "chromatic")
 
@@ -319,6 +334,17 @@ def _strip_figures(numeral: str) -> str:
 def _can_tonicize(numeral: str) -> bool:
     """Secondary dominants aim at major or minor chords, not diminished ones."""
     return "°" not in numeral and "ø" not in numeral and _strip_figures(numeral).upper() != "I"
+
+
+def _described(choice: _Choice, voicing: Sequence[int], beats: float, key: Key) -> ProgressionChord:
+    return ProgressionChord(
+        symbol=choice.chord.symbol,
+        roman=_roman(choice, key),
+        voicing=list(voicing),
+        beats=beats,
+        function=choice.function,
+        tension=_tension(choice, key),
+    )
 
 
 def _roman(choice: _Choice, key: Key) -> str:

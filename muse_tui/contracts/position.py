@@ -39,14 +39,3 @@ class Position(Contract):
         if self.ordinal == 0:
             raise ValueError("ordinal counts from 1 (or -1 for the last)")
         return self
-
-    def described(self) -> str:
-        """The position in words, for the sentence a producer reads back."""
-        if self.bar is not None:
-            where = f"bar {self.bar}"
-        else:
-            nth = {1: "", -1: "last ", 2: "second ", 3: "third ", 4: "fourth "}
-            where = f"the {nth.get(self.ordinal, f'#{self.ordinal} ')}{self.section}"
-        shift = f" {self.offset_bars:+d} bars" if self.offset_bars else ""
-        relation = "" if self.relation == "at" else f"{self.relation} "
-        return f"{relation}{where}{shift}"

@@ -9,7 +9,6 @@ item, so the name is "Muse-<title>" with any other hyphen made a space.
 from __future__ import annotations
 
 import json
-import re
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from pydantic import ValidationError
 
 from muse_tui.contracts import EnrichedProgression, ManifestFile, ProgressionChord
 from muse_tui.store.atomic import write_atomic
-from muse_tui.store.sessions import inside_session
+from muse_tui.store.sessions import inside_session, sanitise_name
 from muse_tui.theory import (
     ChordSyntaxError,
     KeySyntaxError,
@@ -96,8 +95,7 @@ def write_progression(
 
 def section_progression_file(section_name: str) -> str:
     """Where a section's own chords go: `progression/section-bridge.progression`."""
-    slug = re.sub(r"[^a-z0-9]+", "-", section_name.lower()).strip("-")
-    return f"progression/section-{slug}.progression"
+    return f"progression/section-{sanitise_name(section_name, 'section')}.progression"
 
 
 def read_progression(path: Path, chord_beats: float = DEFAULT_CHORD_BEATS) -> EnrichedProgression:

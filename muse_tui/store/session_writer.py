@@ -118,7 +118,7 @@ def _write_session(
         midi = midi_entries(session_dir, song)
     else:
         midi = write_song_midi(session_dir, song)
-    _remove_stale_midi(session_dir, midi)
+    _remove_stale(session_dir, MIDI_DIR, "*.mid", midi)  # a track removed since the last write
     files += midi
 
     sounds = _sounds(pipeline)
@@ -227,12 +227,14 @@ def _chains(song: SongState, sounds: SoundsOutput | None) -> list[tuple[str, Eff
     return [(labels.get(c.target_id, c.target_id), c) for c in chains]
 
 
-def _remove_stale_midi(session_dir: Path, written: list[ManifestFile]) -> None:
-    """A track removed since the last write must not leave its old `.mid` behind."""
+def _remove_stale(
+    session_dir: Path, folder_name: str, pattern: str, written: list[ManifestFile]
+) -> None:
+    """Files of ours (`pattern` in the folder) this write did not produce must not stay behind."""
     keep = {f.path for f in written}
-    folder = inside_session(session_dir, MIDI_DIR)
-    for path in folder.glob("*.mid") if folder.is_dir() else []:
-        if f"{MIDI_DIR}/{path.name}" not in keep:
+    folder = inside_session(session_dir, folder_name)
+    for path in folder.glob(pattern) if folder.is_dir() else []:
+        if f"{folder_name}/{path.name}" not in keep:
             remove_file(path)
 
 
@@ -262,9 +264,5 @@ def section_progressions(session_dir: Path, song: SongState) -> list[ManifestFil
         for s in sections
         if s.progression is not None
     ]
-    keep = {PROGRESSION_FILE, *(f.path for f in files)}
-    folder = inside_session(session_dir, "progression")
-    for path in folder.glob("section-*.progression") if folder.is_dir() else []:
-        if f"progression/{path.name}" not in keep:
-            remove_file(path)
+    _remove_stale(session_dir, "progression", "section-*.progression", files)
     return files

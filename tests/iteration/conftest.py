@@ -19,6 +19,7 @@ from muse_tui.engine.registry import product_stages
 PROMPT = "neo soul, late night, 85 bpm, in Eb minor"
 SEED = 7
 BARS = "32"  # five sections of five kinds: intro, verse, pre-chorus, chorus, outro
+C_MAJOR_PROMPT = "pop song in C major, piano keys, bass, drums, 100 bpm"
 
 
 def fixed_clock() -> datetime:
@@ -58,19 +59,44 @@ class RecordingGate:
         return self.answer
 
 
-@pytest.fixture(scope="session")
-def composed(tmp_path_factory: pytest.TempPathFactory) -> Session:
-    root = tmp_path_factory.mktemp("composed")
+def composed_in(
+    root: Path, prompt: str, seed: int, answers: dict[str, str] | None = None
+) -> Session:
+    """A song composed from `prompt` into a session folder under `root`, every gate open."""
     engine = Orchestrator(product_stages(), root, clock=fixed_clock)
     config = PipelineConfig(approval_gates=[])
-    pipeline = asyncio.run(engine.run(PROMPT, seed=SEED, config=config, answers={"bars": BARS}))
+    pipeline = asyncio.run(engine.run(prompt, seed=seed, config=config, answers=answers))
     assert pipeline.status == "completed"
     return Session(pipeline, root / pipeline.session_id)
+
+
+def copied(session: Session, tmp_path: Path) -> Session:
+    """The session with its folder copied, so a test may change its files."""
+    folder = tmp_path / session.folder.name
+    shutil.copytree(session.folder, folder)
+    return Session(session.pipeline, folder)
+
+
+@pytest.fixture(scope="session")
+def composed(tmp_path_factory: pytest.TempPathFactory) -> Session:
+    return composed_in(tmp_path_factory.mktemp("composed"), PROMPT, SEED, {"bars": BARS})
 
 
 @pytest.fixture
 def session(composed: Session, tmp_path: Path) -> Session:
     """The composed session, copied so each test may change its files."""
-    folder = tmp_path / composed.folder.name
-    shutil.copytree(composed.folder, folder)
-    return Session(composed.pipeline, folder)
+    return copied(composed, tmp_path)
+
+
+@pytest.fixture(scope="session")
+def c_major(tmp_path_factory: pytest.TempPathFactory) -> Session:
+    """A C major pop song with keys, a second piano (chords), bass and drums, for DAW edits."""
+    composed = composed_in(tmp_path_factory.mktemp("c_major"), C_MAJOR_PROMPT, seed=1)
+    assert (composed.pipeline.song_state.key, composed.pipeline.song_state.mode) == ("C", "major")
+    return composed
+
+
+@pytest.fixture
+def song(c_major: Session, tmp_path: Path) -> Session:
+    """The C major session, copied so each test may change its files."""
+    return copied(c_major, tmp_path)

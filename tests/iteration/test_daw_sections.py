@@ -7,9 +7,7 @@ import pytest
 from muse_tui.engine.editing import modify, undo
 
 from .conftest import Session
-from .test_daw_edits import BAR, EARLY, Played, c_major, part_files, same_notes, song
-
-__all__ = ["c_major", "song"]  # the fixtures, shared with the section-edit tests
+from .test_daw_edits import BAR, EARLY, Played, part_files, same_notes
 
 
 def bars_of(notes: list[Played], start_bar: int, bars: int) -> list[Played]:
@@ -51,7 +49,7 @@ async def test_a_moved_or_repeated_section_carries_its_notes(
         arrangement_map
     )
 
-    undo(result.pipeline, session_dir=song.folder)
+    assert undo(result.pipeline, session_dir=song.folder).status == "undone"
     restored = song.fingerprints()
     assert {p: d for p, d in restored.items() if p.startswith(("midi/", "notes/"))} == {
         p: d for p, d in files_before.items() if p.startswith(("midi/", "notes/"))
@@ -72,4 +70,4 @@ async def test_cutting_the_outro_ends_the_song_at_the_last_chorus(song: Session)
     for name, notes in before.items():
         assert all(n[1] < end for n in after[name]), name
         if name != "full-arrangement.mid":
-            assert [n for n in after[name]] == [n for n in notes if n[1] < end], name
+            assert after[name] == [n for n in notes if n[1] < end], name

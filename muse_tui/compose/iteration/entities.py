@@ -14,7 +14,7 @@ import re
 from muse_tui.compose.requests import Edit
 from muse_tui.contracts import SongState, Track
 
-from .revision import ROLE_FALLBACKS, EditError, listed, track_label
+from .revision import ROLE_FALLBACKS, EditError, listed
 
 
 def daw_edits(said: str) -> tuple[Edit, ...]:
@@ -34,7 +34,7 @@ def find_track(song: SongState, named: str) -> Track:
 
     A role two tracks share raises EditError asking which, with their names.
     """
-    text = " ".join(named.lower().replace("the ", " ").split())
+    text = " ".join(re.sub(r"\bthe\b", " ", named.lower()).split())
     if number := re.fullmatch(r"(?:track|channel)\s*(\d{1,2})", text):
         index = int(number.group(1)) - 1
         if not 0 <= index < len(song.tracks):
@@ -82,6 +82,3 @@ def _by_role(song: SongState, text: str) -> list[Track]:
             if found:
                 return found
     return []
-
-
-__all__ = ["WhichTrack", "daw_edits", "find_track", "track_label", "track_options"]

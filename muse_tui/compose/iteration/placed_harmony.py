@@ -18,18 +18,10 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from muse_tui.compose.assembly import EARLY_GRACE_BEATS, remove_overlaps
-from muse_tui.compose.harmony import REGISTERS, song_key
+from muse_tui.compose.harmony import placed_progression, song_key
+from muse_tui.compose.parts.harmony import nearest_pitch
 from muse_tui.compose.requests import Edit, Scope
-from muse_tui.contracts import (
-    EnrichedProgression,
-    HarmonicFunction,
-    Note,
-    Position,
-    ProgressionChord,
-    Region,
-    SongState,
-    Track,
-)
+from muse_tui.contracts import Note, Position, SongState, Track
 from muse_tui.knowledge.edit_words import Operation
 from muse_tui.theory import (
     Chord,
@@ -39,8 +31,6 @@ from muse_tui.theory import (
     VoicingError,
     parse_chord,
     parse_roman,
-    to_roman,
-    voice,
     voice_lead,
 )
 
@@ -191,66 +181,36 @@ def _own_progression(revision: Revision, index: int, chords: Sequence[Chord], ke
     """The section keeps the chords it was given, for its own `.progression` file."""
     song = revision.song
     assert song.arrangement is not None
-    low, high = REGISTERS.get(revision.voicing_style, REGISTERS["close"])
-    placed: list[ProgressionChord] = []
-    for chord in chords:
-        before = placed[-1].voicing if placed else None
-        voicing = (
-            voice_lead(before, chord, low, high) if before else voice(chord, "close", low, high)
-        )
-        roman = to_roman(chord, key) or "?"
-        placed.append(
-            ProgressionChord(
-                symbol=chord.symbol,
-                roman=roman,
-                voicing=list(voicing),
-                beats=song.beats_per_bar,
-                function=_function(roman, chord, key),
-            )
-        )
     sections = list(song.arrangement.sections)
-    own = EnrichedProgression(
-        name=sections[index].name, key=key.tonic, mode=key.mode, chords=placed, source="explicit"
-    )
+    own = placed_progression(chords, key, song.beats_per_bar, sections[index].name)
     sections[index] = sections[index].model_copy(update={"progression": own})
     arrangement = song.arrangement.model_copy(update={"sections": sections})
     revision.song = song.model_copy(update={"arrangement": arrangement})
     revision.touch("arrangement", "cheap")
 
 
-def _function(roman: str, chord: Chord, key: Key) -> HarmonicFunction:
-    """What the chord does in the key, read from its numeral (borrowed when it leaves the key)."""
-    if chord.pitch_classes - set(key.pitch_classes):
-        return "borrowed"
-    degree = roman.lstrip("b#").upper().rstrip("°ø+0123456789")
-    return {"V": "dominant", "VII": "dominant", "II": "predominant", "IV": "predominant"}.get(
-        degree, "tonic"
-    )
-
-
 def replaced(track: Track, placed: Sequence[tuple[float, float, Chord]], *, bass: bool) -> Track:
     """The track with its notes inside the placed spans moved onto the chords there."""
+    moved = _bass_line if bass else _comped
+    early = EARLY_GRACE_BEATS  # a note played just ahead of its bar belongs to it
     regions = []
     for region in track.regions:
         notes = list(region.notes)
         for start, end, chord in placed:
-            early = EARLY_GRACE_BEATS  # a note played just ahead of its bar belongs to it
             inside = [
                 i
                 for i, n in enumerate(notes)
                 if start - early <= region.start_beat + n.start_beat < end - early
             ]
             if inside:
-                moved = _bass_line if bass else _comped
                 new = moved([notes[i] for i in inside], chord)
-                keep = [n for i, n in enumerate(notes) if i not in set(inside)]
+                skip = set(inside)
+                keep = [n for i, n in enumerate(notes) if i not in skip]
                 notes = sorted([*keep, *new], key=lambda n: (n.start_beat, n.pitch))
-        regions.append(region if notes == region.notes else _with_notes(region, notes))
+        regions.append(
+            region if notes == region.notes else region.model_copy(update={"notes": notes})
+        )
     return track.model_copy(update={"regions": regions})
-
-
-def _with_notes(region: Region, notes: list[Note]) -> Region:
-    return region.model_copy(update={"notes": notes})
 
 
 def _comped(notes: Sequence[Note], chord: Chord) -> list[Note]:
@@ -307,11 +267,7 @@ def _bass_line(notes: Sequence[Note], chord: Chord) -> list[Note]:
 
 def _nearest(pitch: int, chord: Chord) -> int:
     """The closest pitch holding one of the chord's tones (the lower one on a tie)."""
-    for distance in range(7):
-        for candidate in (pitch - distance, pitch + distance):
-            if 0 <= candidate <= 127 and candidate % 12 in chord.pitch_classes:
-                return candidate
-    return pitch
+    return nearest_pitch(pitch, chord.pitch_classes, pitch - 6, pitch + 6)
 
 
 def _chord(word: str, key: Key) -> Chord:

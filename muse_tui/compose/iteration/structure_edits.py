@@ -20,15 +20,21 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal, cast
 
-from muse_tui.compose.assembly import EARLY_GRACE_BEATS, active_spans, song_end_beat
+from muse_tui.compose.assembly import (
+    EARLY_GRACE_BEATS,
+    active_spans,
+    kept_where_active,
+    ramp_region,
+)
 from muse_tui.compose.requests import Edit, Scope
 from muse_tui.compose.seeding import derive_rng
-from muse_tui.compose.transitions import RAMP_STEP_BEATS, ramp_region_id, transition_ramps
+from muse_tui.compose.transitions import ramp_region_id
 from muse_tui.contracts import Arrangement, Position, Region, Section, SongState, Track, new_id
 from muse_tui.knowledge.edit_words import Operation, edit_words
 
 from .positions import bar_of, read_position, section_index
 from .revision import EditError, Revision
+from .section_edits import sections_of
 
 Action = Literal["insert", "extend", "shorten", "remove", "move", "duplicate"]
 #: Sections that set up the last peak, and go before it when no place is said.
@@ -183,7 +189,7 @@ def _number(said: str | None) -> int | None:
 # ── planning the new form ───────────────────────────────────────────────────
 def _planned(song: SongState, edit: SectionEdit) -> tuple[list[Slot], str]:
     """The new form as slots, and the sentence that says what changed."""
-    old = list(song.arrangement.sections) if song.arrangement else []
+    old = sections_of(song)
     kept = [Slot(s, i, s.bars) for i, s in enumerate(old)]
     if edit.action == "insert":
         return _insert(song, edit, kept)
@@ -196,9 +202,8 @@ def _planned(song: SongState, edit: SectionEdit) -> tuple[list[Slot], str]:
             section.model_copy(update={"bars": bars}), index, min(bars, section.bars)
         )
         verb = "longer" if bars > section.bars else "shorter"
-        return _laid(
-            kept
-        ), f"{section.name} is {abs(bars - section.bars)} bars {verb} ({bars} bars)."
+        said = f"{section.name} is {abs(bars - section.bars)} bars {verb} ({bars} bars)."
+        return _laid(kept), said
     if edit.action == "remove":
         if len(old) == 1:
             raise EditError("that is the only section; the song needs at least one.")
@@ -206,7 +211,6 @@ def _planned(song: SongState, edit: SectionEdit) -> tuple[list[Slot], str]:
         return _laid(kept), f"Removed {section.name} ({section.bars} bars); what followed moved up."
     moved = kept[index]
     if edit.action == "duplicate":
-        moved = Slot(section, index, section.bars)
         at = _insertion_index(song, edit.place) if edit.place else index + 1
         kept = _laid([*kept[:at], moved, *kept[at:]])
         return kept, f"Repeated {section.name} ({section.bars} bars) at bar {_start(kept, at) + 1}."
@@ -263,11 +267,8 @@ def _usual_place(sections: Sequence[Section], kind: str) -> int:
     return len(sections) - 1 if kinds[-1] == "outro" else len(sections)
 
 
-def _insertion_index(song: SongState, place: Position | None) -> int:
+def _insertion_index(song: SongState, place: Position) -> int:
     """Where a section goes in the list: a bar must be a section boundary."""
-    old = list(song.arrangement.sections) if song.arrangement else []
-    if place is None:
-        return len(old)
     if place.section is not None:
         index = section_index(song, place)
         return (
@@ -279,7 +280,7 @@ def _insertion_index(song: SongState, place: Position | None) -> int:
 
 
 def _boundary(song: SongState, place: Position) -> int:
-    old = list(song.arrangement.sections) if song.arrangement else []
+    old = sections_of(song)
     bar = bar_of(song, place)
     for i, section in enumerate(old):
         if section.start_bar == bar:
@@ -341,12 +342,10 @@ def _energy_arc(arrangement: Arrangement, slots: Sequence[Slot]) -> list[float]:
     old = arrangement.sections
     arc: list[float] = []
     for slot in slots:
-        start = old[slot.source].start_bar - old[0].start_bar if slot.source is not None else 0
-        kept = (
-            arrangement.energy_arc[start : start + slot.kept_bars]
-            if slot.source is not None
-            else []
-        )
+        kept: list[float] = []
+        if slot.source is not None:
+            start = old[slot.source].start_bar - old[0].start_bar
+            kept = arrangement.energy_arc[start : start + slot.kept_bars]
         tail = kept[-1] if kept else slot.section.energy
         arc += kept + [tail] * (slot.section.bars - len(kept))
     return arc
@@ -475,7 +474,8 @@ def fill_region(song: SongState, track_id: str, written: Region) -> SongState:
         return song
     region = track.regions[target]
     offset = written.start_beat - region.start_beat
-    written = _active(song, track, written)
+    spans = active_spans(song.arrangement, track.role, song.beats_per_bar)
+    written = kept_where_active(written, spans, track.channel)  # as S6 keeps them
     region = region.model_copy(
         update={
             "notes": [
@@ -502,38 +502,13 @@ def fill_region(song: SongState, track_id: str, written: Region) -> SongState:
     return song.model_copy(update={"tracks": tracks})
 
 
-def _active(song: SongState, track: Track, written: Region) -> Region:
-    """Only the written notes where the track plays, cut at the end of that stretch (as S6 does)."""
-    spans = active_spans(song.arrangement, track.role, song.beats_per_bar)
-    if spans is None:
-        return written
-    notes = []
-    for note in written.notes:
-        start = written.start_beat + note.start_beat
-        span = next((s for s in spans if s[0] <= start < s[1]), None)
-        if span is not None:
-            end = min(note.end_beat, span[1] - written.start_beat)
-            notes.append(note.model_copy(update={"duration_beats": end - note.start_beat}))
-    return written.model_copy(update={"notes": notes})
-
-
 def with_ramps(song: SongState) -> SongState:
     """The song with each track's transition ramps laid again for its sections."""
     tracks = []
     for track in song.tracks:
         ramp = ramp_region_id(track.id)
         regions = [r for r in track.regions if r.id != ramp]
-        ramps = transition_ramps(song, track, track.channel)
-        if ramps:
-            length = max(song_end_beat(song), ramps[-1].beat + RAMP_STEP_BEATS)
-            regions.append(
-                Region(
-                    id=ramp,
-                    name="transitions",
-                    start_beat=0,
-                    length_beats=length,
-                    control_changes=ramps,
-                )
-            )
+        if (ramps := ramp_region(song, track, track.channel)) is not None:
+            regions.append(ramps)
         tracks.append(track.model_copy(update={"regions": regions}))
     return song.model_copy(update={"tracks": tracks})

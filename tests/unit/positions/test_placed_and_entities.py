@@ -44,6 +44,9 @@ def test_tracks_are_found_by_number_name_and_role() -> None:
     assert find_track(song, "track 2").role == "keys"
     assert find_track(song, "the Bass").role == "bass"
     assert find_track(song, "keys").role == "keys"
+    breathe = song.tracks[1].model_copy(update={"name": "Breathe Pad"})
+    named = song.model_copy(update={"tracks": [song.tracks[0], breathe]})
+    assert find_track(named, "the Breathe Pad").name == "Breathe Pad"  # "the" only as a word
     with pytest.raises(EditError, match="no track 5; the song has 2"):
         find_track(song, "track 5")
 

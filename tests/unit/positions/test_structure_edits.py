@@ -102,18 +102,21 @@ def test_other_requests_are_not_section_edits(said: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("said", "action", "bars"),
+    ("said", "action", "target", "bars"),
     [
-        ("make the intro longer", "extend", None),
-        ("make the chorus 8 bars longer", "extend", 8),
-        ("extend the last chorus by two bars", "extend", 2),
-        ("shorter outro", "shorten", None),
-        ("shorten the second verse", "shorten", None),
+        ("make the intro longer", "extend", Position(section="intro"), None),
+        ("make the chorus 8 bars longer", "extend", Position(section="chorus"), 8),
+        ("extend the last chorus by two bars", "extend",
+         Position(section="chorus", ordinal=-1), 2),
+        ("shorter outro", "shorten", Position(section="outro"), None),
+        ("shorten the second verse", "shorten", Position(section="verse", ordinal=2), None),
     ],
-)
-def test_longer_and_shorter_are_read(said: str, action: str, bars: int | None) -> None:
+)  # fmt: skip
+def test_longer_and_shorter_are_read(
+    said: str, action: str, target: Position, bars: int | None
+) -> None:
     edit = read_section_edit(said)
-    assert edit is not None and (edit.action, edit.bars) == (action, bars)
+    assert edit is not None and (edit.action, edit.target, edit.bars) == (action, target, bars)
 
 
 @pytest.mark.parametrize(
