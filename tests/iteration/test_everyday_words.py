@@ -60,6 +60,9 @@ def test_busier_in_the_drop_is_a_section_not_a_removal() -> None:
     ("make the intro longer", "extend", "intro"),
     ("longer intro", "extend", "intro"),
     ("shorter outro", "shorten", "outro"),
+    ("the intro should be longer", "extend", "intro"),
+    ("stretch out the chorus", "extend", "chorus"),
+    ("the bridge could be shorter", "shorten", "bridge"),
 ])  # fmt: skip
 def test_a_section_length_is_read_as_a_section_edit(text: str, action: str, section: str) -> None:
     """The DAW-style section edits (issue 16) take these: a length with a place in the song."""

@@ -135,7 +135,8 @@ def read_section_edit(said: str) -> SectionEdit | None:
 
 
 def _resized(text: str, kinds: str, count: str) -> SectionEdit | None:
-    """'make the intro longer', 'shorter outro', 'extend the chorus by 8 bars'.
+    """'make the intro longer', 'shorter outro', 'extend the chorus by 8 bars',
+    'stretch out the chorus', 'the bridge could be shorter', 'the intro is too short'.
 
     The section must be what is made longer: "make the drums tighter in the
     chorus" is a part edit, and is left to the clause reader.
@@ -143,14 +144,25 @@ def _resized(text: str, kinds: str, count: str) -> SectionEdit | None:
     section = rf"(?:the\s+)?(?:\w+\s+)?(?:{kinds})(?:\s+\d{{1,2}})?"
     amount = rf"(?:a (?:bit|little|lot) |much |(?:{count}) bars? )?"
     said = (
-        rf"\b(?P<verb>extend|lengthen|stretch|shorten|trim)\s+{section}"
+        rf"\b(?P<verb>extend|lengthen|stretch|shorten|trim)(?:\s+out)?\s+{section}"
         rf"|\b(?:make|have)\s+{section}\s+{amount}(?P<than>longer|shorter)\b"
         rf"|\b(?P<adjective>longer|shorter)\s+{section}"
+        # "the intro should be longer", "intro longer": the section, then what it should be
+        rf"|^(?:{section})\s+(?:(?:should|could|needs to|has to|must)\s+be\s+)?{amount}"
+        rf"(?P<after>longer|shorter)\b"
+        # "the intro is too short": the opposite of what it is
+        rf"|^(?:{section})\s+(?:is|feels|seems)\s+(?:a bit |way |much )?too\s+(?P<too>short|long)\b"
     )
     found = re.search(said, text)
     if found is None:
         return None
-    word = found.group("verb") or found.group("than") or found.group("adjective")
+    word = (
+        found.group("verb")
+        or found.group("than")
+        or found.group("adjective")
+        or found.group("after")
+        or {"short": "longer", "long": "shorter"}.get(found.group("too"))
+    )
     target = read_position(found.group(0))
     if target is None or target.section is None:
         return None

@@ -110,6 +110,13 @@ def test_other_requests_are_not_section_edits(said: str) -> None:
          Position(section="chorus", ordinal=-1), 2),
         ("shorter outro", "shorten", Position(section="outro"), None),
         ("shorten the second verse", "shorten", Position(section="verse", ordinal=2), None),
+        ("stretch out the chorus", "extend", Position(section="chorus"), None),
+        ("intro longer", "extend", Position(section="intro"), None),
+        ("the intro should be longer", "extend", Position(section="intro"), None),
+        ("the bridge could be shorter", "shorten", Position(section="bridge"), None),
+        ("the bridge could be 4 bars shorter", "shorten", Position(section="bridge"), 4),
+        ("the intro is too short", "extend", Position(section="intro"), None),
+        ("the outro feels way too long", "shorten", Position(section="outro"), None),
     ],
 )  # fmt: skip
 def test_longer_and_shorter_are_read(
@@ -120,7 +127,13 @@ def test_longer_and_shorter_are_read(
 
 
 @pytest.mark.parametrize(
-    "said", ["make the drums tighter in the chorus", "trim the reverb in the chorus"]
+    "said",
+    [
+        "make the drums tighter in the chorus",
+        "trim the reverb in the chorus",
+        "the bass in the chorus should be shorter",
+        "the hats are too long in the intro",
+    ],
 )
 def test_a_part_made_tighter_in_a_section_is_not_a_shorter_section(said: str) -> None:
     assert read_section_edit(said) is None
