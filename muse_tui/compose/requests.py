@@ -34,16 +34,18 @@ _CLAUSE = re.compile(r"\s*(?:[,;.!]|\band then\b|\bthen\b|\bbut\b|\band\b)\s*", 
 
 @dataclass(frozen=True)
 class Scope:
-    """Where an edit lands: a track role, a section kind, a chord (0-based, -1 last), harmony."""
+    """Where an edit lands: a track role, a section kind, a chord (0-based, -1 last), harmony;
+    `track` is a track named by its number ("track 2", 1-based), resolved on the song."""
 
     role: str | None = None
     section: str | None = None
     chord: int | None = None
     harmony: bool = False
+    track: int | None = None
 
     @property
     def is_song(self) -> bool:
-        return self.role is None and self.chord is None and not self.harmony
+        return self.role is None and self.track is None and self.chord is None and not self.harmony
 
     @property
     def named(self) -> bool:
@@ -215,7 +217,14 @@ def _clause_scope(clause: str) -> Scope:
     role = roles[0][0] if roles else None
     if roles and roles[0][1] == "chords" and not _track_words(clause):
         role, harmony = None, True  # "the chords" are the harmony unless a chord track is named
-    return Scope(role=role, section=section, chord=chord, harmony=harmony)
+    track = re.search(r"\btrack\s*#?(\d{1,2})\b", clause)
+    return Scope(
+        role=role,
+        section=section,
+        chord=chord,
+        harmony=harmony,
+        track=int(track.group(1)) if track else None,
+    )
 
 
 def _track_words(clause: str) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TypeVar, cast
 
 from muse_tui.compose.requests import Edit
@@ -17,7 +18,7 @@ from . import (
     structure_edits,
     track_edits,
 )
-from .revision import EditError, Revision
+from .revision import EditError, Revision, numbered
 
 # A darker *chord* is harmony, a darker *mix* is tone: harmony is asked first.
 FAMILIES = (
@@ -36,6 +37,10 @@ R = TypeVar("R", bound=Revision)
 
 def apply_edit(revision: R, edit: Edit) -> R:
     """The revision with one edit's direct change made, its triggers and cost noted."""
+    if edit.scope.track is not None and edit.scope.role is None:
+        # "track 2 simpler": the families that remake a role's part hear the track's role.
+        track = revision.song.tracks[numbered(revision.song, edit.scope.track)]
+        edit = replace(edit, scope=replace(edit.scope, role=track.role))
     for family in FAMILIES:
         if family.handles(edit):
             return cast(R, family.apply(revision, edit))  # a fork keeps the revision's type

@@ -40,7 +40,7 @@ def apply(revision: Revision, edit: Edit) -> Revision:
 def _mix(revision: Revision, edit: Edit) -> None:
     op = edit.operation
     verb = VERBS[op]
-    indices = tracks_for(revision.song, edit.scope.role, needed=verb)
+    indices = tracks_for(revision.song, edit.scope.role, needed=verb, track=edit.scope.track)
     song = revision.song
     tracks = list(song.tracks)
     for i in indices:
@@ -66,7 +66,9 @@ def _mix(revision: Revision, edit: Edit) -> None:
 def _freeze(revision: Revision, edit: Edit) -> None:
     """Freeze a track (later changes keep it unless they change it directly), or thaw it."""
     frozen = edit.operation == "freeze"
-    indices = tracks_for(revision.song, edit.scope.role, needed=edit.operation)
+    indices = tracks_for(
+        revision.song, edit.scope.role, needed=edit.operation, track=edit.scope.track
+    )
     song = revision.song
     tracks = list(song.tracks)
     for i in indices:

@@ -87,8 +87,15 @@ class Revision:
         return self.intent.genre_dna.voicing_style if self.intent.genre_dna else "close"
 
 
-def tracks_for(song: SongState, role: str | None, *, needed: str = "") -> list[int]:
-    """The indices of the tracks a role names (or every track); its stand-ins when it is absent."""
+def tracks_for(
+    song: SongState, role: str | None, *, needed: str = "", track: int | None = None
+) -> list[int]:
+    """The indices of the tracks a role names (or every track); its stand-ins when it is absent.
+
+    A track named by its number (`track`, 1-based: "track 2") is that track alone.
+    """
+    if track is not None:
+        return [numbered(song, track)]
     if role is None:
         if needed:
             raise EditError(f"say which part to {needed}, e.g. “{needed} the bass”.")
@@ -99,6 +106,14 @@ def tracks_for(song: SongState, role: str | None, *, needed: str = "") -> list[i
             return found
     have = listed([track_label(song, t.id) for t in song.tracks]) or "no tracks"
     raise EditError(f"there is no {role.replace('_', ' ')} in this song (it has {have}).")
+
+
+def numbered(song: SongState, track: int) -> int:
+    """The index of the song's track `track` (1-based, as a producer counts them)."""
+    if not 1 <= track <= len(song.tracks):
+        have = listed([f"{i + 1} {t.name}" for i, t in enumerate(song.tracks)])
+        raise EditError(f"there is no track {track}; the song has {len(song.tracks)} ({have}).")
+    return track - 1
 
 
 def is_part(component: str) -> bool:

@@ -49,7 +49,7 @@ def apply(revision: Revision, edit: Edit) -> Revision:
 
 def _tone(revision: Revision, edit: Edit) -> None:
     song = revision.song
-    indices = tracks_for(song, edit.scope.role)
+    indices = tracks_for(song, edit.scope.role, track=edit.scope.track)
     tracks = list(song.tracks)
     for i in indices:
         track = tracks[i]
@@ -83,7 +83,9 @@ def _tone(revision: Revision, edit: Edit) -> None:
 
 
 def _preset(revision: Revision, edit: Edit) -> None:
-    indices = tracks_for(revision.song, edit.scope.role, needed="swap the sound of")
+    indices = tracks_for(
+        revision.song, edit.scope.role, needed="swap the sound of", track=edit.scope.track
+    )
     song, brief = revision.song, song_brief(revision.song, revision.intent, mood_palette())
     tracks = list(song.tracks)
     words = str(edit.value or "").split()
@@ -116,7 +118,7 @@ def with_preset(track: Track, preset: PresetReference) -> Track:
 
 def _effect(revision: Revision, edit: Edit) -> None:
     song, kind = revision.song, str(edit.value)
-    indices = tracks_for(song, edit.scope.role)
+    indices = tracks_for(song, edit.scope.role, track=edit.scope.track)
     if edit.scope.role is None:  # the whole mix: the parts that already have it, else the airy ones
         has = [i for i in indices if _has_effect(song.tracks[i].effect_chain, kind)]
         indices = has or [i for i in indices if song.tracks[i].role in AIRY]

@@ -86,7 +86,7 @@ def _add(revision: Revision, edit: Edit) -> None:
 
 def _remove(revision: Revision, edit: Edit) -> None:
     song, intent = revision.song, revision.intent
-    indices = tracks_for(song, edit.scope.role, needed="remove")
+    indices = tracks_for(song, edit.scope.role, needed="remove", track=edit.scope.track)
     if len(indices) == len(song.tracks):
         raise EditError("that would remove every part; say which one, e.g. “remove the lead”.")
     gone = [song.tracks[i] for i in indices]
