@@ -8,13 +8,14 @@ here; S4 names and programs tracks from here; S5 keeps to the same instrument.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
 
 from pydantic import Field, model_validator
 
 from muse_tui.contracts.base import Contract
 from muse_tui.contracts.song import TrackRole
+from muse_tui.knowledge.arrangement import arrangement_table
 from muse_tui.knowledge.loader import SkillFileError, load_table
 from muse_tui.knowledge.rhythm import DrumPattern
 from muse_tui.knowledge.table import skill_table
@@ -91,18 +92,29 @@ class InstrumentTable(Contract):
         found = self.get(instrument_id)
         return found.idiom if found is not None and found.idiom else None
 
-    def seat(self, requests: Iterable[str]) -> dict[TrackRole, str]:
+    def seat(
+        self, requests: Iterable[str], roles: Collection[TrackRole] | None = None
+    ) -> dict[TrackRole, str]:
         """Which requested sound plays which role: its own, else the first free other.
 
         Kit sounds share the percussion track and role words claim nothing, so
-        "piano and rhodes" seats piano on chords and rhodes on keys.
+        "piano and rhodes" seats piano on chords and rhodes on keys. With `roles`
+        (the song's, when the producer listed them) a sound takes only one of those,
+        else a role of its own role's group: on a song of drums, bass, arp and pad a
+        pluck plays the arp and a sub bass the bass.
         """
+        groups = arrangement_table().role_groups if roles is not None else {}
         seated: dict[TrackRole, str] = {}
         for request in requests:
             instrument = self.instruments.get(request)
             if instrument is None or instrument.is_kit_sound or instrument.is_role_word:
                 continue
-            free = [r for r in (instrument.role, *instrument.also_roles) if r not in seated]
+            kin = next((g for g in groups.values() if instrument.role in g), [])
+            free = [
+                r
+                for r in dict.fromkeys((instrument.role, *instrument.also_roles, *kin))
+                if r not in seated and (roles is None or r in roles)
+            ]
             if free:
                 seated[free[0]] = request
         return seated

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 
 from muse_tui.contracts import PipelineIntent, Track, TrackRole, new_id
 from muse_tui.knowledge.arrangement import arrangement_table
@@ -40,7 +41,7 @@ def choose_tracks(intent: PipelineIntent, rng: random.Random) -> list[Track]:
     kit = family_of(style, table).drum_kit
     drum_channel = table.tracks.drum_channel
     free_channels = [c for c in range(16) if c != drum_channel]
-    asked = requested_instruments(intent, instruments)
+    asked = requested_instruments(intent, instruments, roles)
     seated = genre_instruments(intent, instruments, placed=set(asked.values())) | asked
     tracks = []
     for role in roles:
@@ -69,10 +70,13 @@ def choose_tracks(intent: PipelineIntent, rng: random.Random) -> list[Track]:
 
 
 def requested_instruments(
-    intent: PipelineIntent, instruments: InstrumentTable | None = None
+    intent: PipelineIntent,
+    instruments: InstrumentTable | None = None,
+    roles: Collection[TrackRole] | None = None,
 ) -> dict[TrackRole, str]:
-    """Role → the instrument the producer named for it (as S1 seated it)."""
-    return (instruments or instrument_table()).seat(intent.instrument_requests)
+    """Role → the instrument the producer named for it (as S1 seated it), among `roles`
+    when given (the song's, so a sound named for a listed role set lands on one of them)."""
+    return (instruments or instrument_table()).seat(intent.instrument_requests, roles)
 
 
 def genre_instruments(

@@ -67,3 +67,14 @@ def test_every_track_is_named_for_the_sound_it_plays(tmp_path: Path, prompt: str
         assert (track.name, track.program) == (sound.name, sound.program)
         assert track.preset is not None and track.preset.gm_program == sound.program
         assert programs.get(track.name) == sound.program, f"{track.name} plays another program"
+
+
+def test_a_named_sound_takes_a_listed_role_it_can_play() -> None:
+    """A pluck may play the arp, a sub bass the bass: on a song of only those roles, they do;
+    a role the song lacks is never taken."""
+    table = instrument_table()
+    requests = ["sub bass", "pluck"]
+    assert table.seat(requests) == {"sub_bass": "sub bass", "lead": "pluck"}
+    listed = ["drums", "bass", "arp", "pad"]
+    assert table.seat(requests, listed) == {"bass": "sub bass", "arp": "pluck"}
+    assert table.seat(["pluck"], ["drums", "pad"]) == {}

@@ -119,6 +119,9 @@ def test_composing_from_stdin_makes_exactly_what_the_headers_say(
     assert sorted(t.role for t in song.tracks) == ["arp", "bass", "drums", "pad"]
     assert song.arrangement is not None and song.arrangement.total_bars == 16
     assert all(t.notes for t in song.tracks)
+    # The instruments the constraints name play the listed roles they fit.
+    sounds = {t.role: (t.name, t.program) for t in song.tracks}
+    assert sounds["bass"] == ("Sub Bass", 38) and sounds["arp"] == ("Pluck", 84)
 
 
 def test_a_yaml_error_is_one_sentence_naming_the_line(
