@@ -38,6 +38,26 @@ async def test_chords_in_the_bridge_loop_over_it_and_get_their_own_progression_f
     assert not (song.folder / "progression/section-bridge.progression").exists()
 
 
+async def test_a_part_written_again_later_follows_the_sections_own_chords(song: Session) -> None:
+    """The bridge keeps the chords placed in it: a later 'bass simpler' writes the bass
+    again from the section's own progression, not the song's."""
+    arrangement = song.pipeline.song_state.arrangement
+    assert arrangement is not None
+    bridge = next(s for s in arrangement.sections if s.kind == "bridge")
+    first, last = bridge.start_bar + 1, bridge.end_bar
+    placed = await modify(song.pipeline, "Gmaj/E Am7 D7 in the bridge", session_dir=song.folder)
+    assert placed.status == "applied", placed.summary
+
+    simpler = await modify(placed.pipeline, "make the bass simpler", session_dir=song.folder)
+    assert simpler.status == "applied", simpler.summary
+    assert "bass" in simpler.regenerated_components
+    bass = part_files(song.folder)[file_name(simpler.pipeline, "bass")]
+    wanted = [{7, 11, 2, 4}, {9, 0, 4, 7}, {2, 6, 9, 0}]
+    for bar in range(first, last + 1):
+        played = {n[0] % 12 for n in in_bars(bass, bar, bar)}
+        assert played and played <= wanted[(bar - first) % 3], (bar, played)
+
+
 async def test_only_the_keys_leaves_the_band_alone(song: Session) -> None:
     before = part_files(song.folder)
     result = await modify(

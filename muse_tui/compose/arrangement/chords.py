@@ -37,8 +37,17 @@ class PlacedChord:
 def chords_for_section(
     section: Section, progression: EnrichedProgression, beats_per_bar: float = 4.0
 ) -> list[PlacedChord]:
-    """The chords under `section`, in order; the last one is cut short at the section's end."""
-    cycle = _cycle(section, progression)
+    """The chords under `section`, in order; the last one is cut short at the section's end.
+
+    A section with chords of its own (placed by the producer: "I vi IV in the bridge")
+    plays those, looped bar by bar as they were placed, and nothing of the song's.
+    """
+    own = section.progression
+    if own is not None:
+        progression = own
+    cycle = (
+        list(range(len(progression.chords))) if own is not None else _cycle(section, progression)
+    )
     start = section.start_bar * beats_per_bar
     end = section.end_bar * beats_per_bar
     placed: list[PlacedChord] = []
@@ -50,9 +59,9 @@ def chords_for_section(
             chord = progression.chords[index]
             placed.append(PlacedChord(beat, min(chord.beats, end - beat), index, chord))
             beat += chord.beats
-    if section.chord_plan == "vary":
+    if own is None and section.chord_plan == "vary":
         placed = _turned_around(placed, cycle, progression, end - start)
-    if section.kind == "outro":
+    if own is None and section.kind == "outro":
         placed = _resolved(placed, progression)
     return placed
 
