@@ -15,7 +15,7 @@ from muse_tui.compose.critics import score_song, weakest_stage
 from muse_tui.compose.expression import plan_expression
 from muse_tui.compose.harmony import ProgressionError, describe_progression, generate_progression
 from muse_tui.compose.intent import decompose
-from muse_tui.compose.intent.structured import StructuredPromptError, merged_effects
+from muse_tui.compose.intent.structured import StructuredPromptError, merged_effects, song_title
 from muse_tui.compose.iteration.section_edits import whole_song
 from muse_tui.compose.parts import PART_DEPENDENCIES, choose_tracks, summarize_part, write_part
 from muse_tui.compose.seeding import derive_rng
@@ -111,7 +111,7 @@ def intent_stage(song: SongState, ctx: StageContext) -> StageResult:
             "key": intent.key or song.key,
             "mode": intent.mode or song.mode,
             "genre": intent.genre[0],
-            "title": ctx.prompt.strip()[:80],
+            "title": song_title(ctx.prompt),
         }
     )
     return StageResult(IntentOutput(intent=intent), new, result.summary)

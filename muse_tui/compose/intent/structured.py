@@ -196,6 +196,19 @@ def structured_route(prompt: str, session_open: bool) -> tuple[RoutedTo, str] | 
     return ("question" if parsed.mode == "ask" else "compose"), words
 
 
+def song_title(prompt: str, limit: int = 80) -> str:
+    """A one-line title for the song a prompt makes: a structured prompt's Request (else its
+    Style), not its header block; any other prompt as typed, its lines joined."""
+    text = prompt
+    try:
+        parsed = parse_structured(prompt)
+    except StructuredPromptError:
+        parsed = None
+    if parsed is not None:
+        text = parsed.request or parsed.style or "Untitled"
+    return " ".join(text.split())[:limit]
+
+
 def parse_structured(prompt: str, lexicon: IntentLexicon | None = None) -> StructuredPrompt | None:
     """The fields a structured prompt sets, or None for a plain sentence.
 

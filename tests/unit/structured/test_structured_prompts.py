@@ -122,6 +122,8 @@ def test_composing_from_stdin_makes_exactly_what_the_headers_say(
     # The instruments the constraints name play the listed roles they fit.
     sounds = {t.role: (t.name, t.program) for t in song.tracks}
     assert sounds["bass"] == ("Sub Bass", 38) and sounds["arp"] == ("Pluck", 84)
+    # The title is the request, on one line, not the header block.
+    assert song.title.startswith("Build an intro groove that evolves") and "\n" not in song.title
 
 
 def test_a_yaml_error_is_one_sentence_naming_the_line(
