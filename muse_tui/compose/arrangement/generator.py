@@ -25,6 +25,7 @@ from muse_tui.contracts.song import (
 )
 from muse_tui.knowledge.arrangement import (
     ArrangementTable,
+    SectionTemplate,
     TransitionStyle,
     arrangement_table,
 )
@@ -33,6 +34,24 @@ from muse_tui.knowledge.loader import normalise_word
 #: How far moods may push the whole song's energy down or up.
 MOOD_BIAS_RANGE = (-0.15, 0.1)
 _QUIETEST, _LOUDEST = 0.05, 1.0
+
+
+def loop_form(
+    loop: Sequence[SectionTemplate], genre_form: Sequence[SectionTemplate]
+) -> list[SectionTemplate]:
+    """The loop form, coming in and going out as the genre's own form does.
+
+    A house or techno loop starts and ends on the drums a DJ mixes over; a lo-fi
+    loop on its keys: the loop form's intro and outro take the players of the
+    genre's first intro and last outro, where it has them.
+    """
+    intro = next((s for s in genre_form if s.kind == "intro"), None)
+    outro = next((s for s in reversed(genre_form) if s.kind == "outro"), None)
+    own = {"intro": intro, "outro": outro}
+    return [
+        s.model_copy(update={"play": list(own[s.kind].play)}) if own.get(s.kind) else s
+        for s in loop
+    ]
 
 
 def arrange(
@@ -63,7 +82,7 @@ def arrange(
         raise ValueError("an arrangement needs at least one track role")
 
     hints = parse_structure_hints(structure_hints)
-    form = table.loop_form if hints.loop_based else template.sections
+    form = loop_form(table.loop_form, template.sections) if hints.loop_based else template.sections
     plans = apply_hints([SectionPlan.from_template(s, rng) for s in form], hints, table)
     target = target_bars(plans, bars, duration)
     plans = fit_song(plans, target, hints, _phrase_bars(progression, beats_per_bar))

@@ -64,6 +64,20 @@ def test_loop_based_is_one_idea_with_small_variations() -> None:
     assert max(s.energy for s in loops) - min(s.energy for s in loops) <= 0.1
 
 
+@pytest.mark.parametrize(
+    ("template", "intro", "outro"),
+    [("house", ["drums"], ["drums"]), ("lo_fi", ["chords"], ["chords"])],
+)
+def test_a_loop_comes_in_and_goes_out_as_its_genre_does(
+    template: str, intro: list[str], outro: list[str]
+) -> None:
+    """A techno loop starts and ends on the drums a DJ mixes over; a lo-fi loop on its keys."""
+    song = _song(template, ["loop-based"], bars=32)
+    assert [s.kind for s in song.sections][0 :: len(song.sections) - 1] == ["intro", "outro"]
+    assert song.sections[0].active_roles == intro
+    assert song.sections[-1].active_roles == outro
+
+
 def test_long_intro_doubles_the_intro() -> None:
     plain = _song("pop_rnb", [], seed=2)
     longer = _song("pop_rnb", ["long intro"], seed=2)
