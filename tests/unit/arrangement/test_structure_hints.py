@@ -73,7 +73,7 @@ def test_a_loop_comes_in_and_goes_out_as_its_genre_does(
 ) -> None:
     """A techno loop starts and ends on the drums a DJ mixes over; a lo-fi loop on its keys."""
     song = _song(template, ["loop-based"], bars=32)
-    assert [s.kind for s in song.sections][0 :: len(song.sections) - 1] == ["intro", "outro"]
+    assert (song.sections[0].kind, song.sections[-1].kind) == ("intro", "outro")
     assert song.sections[0].active_roles == intro
     assert song.sections[-1].active_roles == outro
 
