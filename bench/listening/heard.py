@@ -151,9 +151,14 @@ def read_session(session_dir: Path) -> HeardSong:
     state_path = session_dir / "state" / "song-state.json"
     if state_path.exists():
         state = json.loads(state_path.read_text())
-        roles = {t.get("name"): t.get("role", "") for t in state.get("tracks", [])}
+        # By name, in order: two tracks may share one ("Piano" on chords and on keys).
+        roles: dict[str, list[str]] = {}
+        for t in state.get("tracks", []):
+            roles.setdefault(t.get("name"), []).append(t.get("role", ""))
         for track in song.tracks:
-            track.role = roles.get(track.name, track.role)
+            same_name = roles.get(track.name)
+            if same_name:
+                track.role = same_name.pop(0)
         song.genre = state.get("genre", "")
         chords = (state.get("progression") or {}).get("chords", [])
         song.progression = tuple(c.get("roman") or c.get("symbol", "") for c in chords)

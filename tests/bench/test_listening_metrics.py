@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import mido
 import pytest
 
 from bench.listening import metrics as m
-from bench.listening.heard import HeardNote, HeardSection, HeardSong, HeardTrack, read_midi
+from bench.listening.heard import (
+    HeardNote,
+    HeardSection,
+    HeardSong,
+    HeardTrack,
+    read_midi,
+    read_session,
+)
 from bench.listening.prompts import load_prompts
+from muse_tui.contracts import PipelineConfig
+from muse_tui.engine.orchestrator import Orchestrator, run_blocking
+from muse_tui.engine.registry import product_stages
 
 
 def note(start: float, pitch: int, length: float = 0.25, velocity: int = 100) -> HeardNote:
@@ -306,3 +317,19 @@ def test_the_prompt_set_covers_the_issues_examples() -> None:
     assert {"cowbell", "log drum", "bells", "piano", "strings", "brass", "nylon guitar"} <= words
     listed = [p for p in prompts.prompts if p.listed_roles]
     assert any(p.listed_roles == ("drums", "bass", "chords", "lead") for p in listed)
+
+
+def test_two_tracks_of_one_name_keep_their_own_roles(tmp_path: Path) -> None:
+    """The C major pop song has a Piano on chords and a Piano on keys: each lane says which."""
+    engine = Orchestrator(product_stages(), tmp_path)
+    pipeline = run_blocking(
+        engine.run(
+            "pop song in C major, piano keys, bass, drums, 100 bpm",
+            seed=1,
+            config=PipelineConfig(approval_gates=[]),
+        )
+    )
+    pianos = [t.role for t in pipeline.song_state.tracks if t.name == "Piano"]
+    assert sorted(pianos) == ["chords", "keys"]  # the song this test is about
+    heard = read_session(tmp_path / pipeline.session_id)
+    assert [t.role for t in heard.tracks if t.name == "Piano"] == pianos
