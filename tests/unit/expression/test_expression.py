@@ -192,24 +192,22 @@ def test_pressure_on_the_pad_lets_go_and_the_sweep_ramps_over_the_build(
         assert inside and inside == sorted(inside) and inside[-1] > inside[0] + 60
 
 
+def _track(number: int, name: str, role: str, instrument: str, program: int) -> Track:
+    """An empty track on channel `number + 1`, with a fixed id."""
+    return Track(
+        id=f"00000000-0000-4000-8000-{number:012d}",
+        name=name,
+        role=role,  # type: ignore[arg-type]
+        channel=number + 1,
+        instrument=instrument,
+        program=program,
+    )
+
+
 def test_an_organ_gets_no_pedal() -> None:
     """Pedalling is planned for a piano-like instrument only, whatever the role."""
-    organ = Track(
-        id="00000000-0000-4000-8000-000000000001",
-        name="Organ",
-        role="keys",
-        channel=2,
-        instrument="organ",
-        program=16,
-    )
-    piano = Track(
-        id="00000000-0000-4000-8000-000000000002",
-        name="Piano",
-        role="chords",
-        channel=3,
-        instrument="piano",
-        program=0,
-    )
+    organ = _track(1, "Organ", "keys", "organ", 16)
+    piano = _track(2, "Piano", "chords", "piano", 0)
     pedalled = {
         r.role
         for r in plan_expression(SongState(tracks=[organ, piano]), "").expression or []

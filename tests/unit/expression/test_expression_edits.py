@@ -25,6 +25,19 @@ def _messages(path: Path) -> tuple[list[tuple[int, int, int]], list[str]]:
     return notes, other
 
 
+def _composed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, prompt: str
+) -> tuple[CliRunner, Path]:
+    """`prompt` composed through the CLI (seed 2) into a sessions folder of the test's own."""
+    monkeypatch.setenv("MUSE_SESSIONS_DIR", str(tmp_path / "sessions"))
+    monkeypatch.setenv("MUSE_CONFIG_DIR", str(tmp_path / "config"))
+    runner = CliRunner()
+    composed = runner.invoke(main, ["compose", prompt, "--yes", "--seed", "2"])
+    assert composed.exit_code == 0, composed.output
+    (session,) = (tmp_path / "sessions").iterdir()
+    return runner, session
+
+
 def test_reading_expression_requests() -> None:
     (edit,) = parse_request("add sustain pedal to the keys").edits
     assert edit.operation == "expression" and edit.scope.role == "keys"
@@ -36,14 +49,7 @@ def test_reading_expression_requests() -> None:
 def test_adding_pressure_and_lifting_the_pedal_change_no_note(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("MUSE_SESSIONS_DIR", str(tmp_path / "sessions"))
-    monkeypatch.setenv("MUSE_CONFIG_DIR", str(tmp_path / "config"))
-    runner = CliRunner()
-    composed = runner.invoke(
-        main, ["compose", "neo soul with rhodes, 16 bars", "--yes", "--seed", "2"]
-    )
-    assert composed.exit_code == 0, composed.output
-    (session,) = (tmp_path / "sessions").iterdir()
+    runner, session = _composed(tmp_path, monkeypatch, "neo soul with rhodes, 16 bars")
     keys = session / "midi" / "keys.mid"
     notes, other = _messages(keys)
     assert "pedal" in other and "aftertouch" not in other
@@ -73,13 +79,7 @@ def test_a_sweep_asked_for_the_keys_lands_on_the_piano_that_plays_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A song without a keys track: the piano (a chords track) stands in, and gets it."""
-    monkeypatch.setenv("MUSE_SESSIONS_DIR", str(tmp_path / "sessions"))
-    monkeypatch.setenv("MUSE_CONFIG_DIR", str(tmp_path / "config"))
-    runner = CliRunner()
-    prompt = "soul ballad with piano and drums, 8 bars"
-    composed = runner.invoke(main, ["compose", prompt, "--yes", "--seed", "2"])
-    assert composed.exit_code == 0, composed.output
-    (session,) = (tmp_path / "sessions").iterdir()
+    runner, session = _composed(tmp_path, monkeypatch, "soul ballad with piano and drums, 8 bars")
     assert not (session / "midi" / "keys.mid").exists()
     chords = session / "midi" / "chords.mid"
     notes, _ = _messages(chords)
