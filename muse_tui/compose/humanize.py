@@ -129,8 +129,10 @@ def _swinger(swing: float, unit: SwingUnit) -> Callable[[float], float]:
 def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: int) -> list[Note]:
     """Notes as played with `feel`, one per draft, in the drafts' order (none dropped yet).
 
-    Every note of a song passes through here, so the loop reads the feel once and
-    builds each plainly valid note without validating it (`played_note`).
+    Every note of a song passes through here, so the loop reads the feel once,
+    does `_on_grid_step` and `_tick` in line, and builds each note without
+    validating it: the velocity, start and length it computes are always in
+    range, so only the pitch, which comes from the part, is checked (`played_note`).
     """
     sigma = feel.ms_to_beats(feel.timing_ms) / 2
     low, high = -2 * sigma, 2 * sigma
@@ -140,15 +142,18 @@ def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: i
     swung = _swinger(feel.swing, feel.swing_unit)
     spread = feel.velocity_range
     gauss, uniform = rng.gauss, rng.uniform
+    shortest = 1 / TICKS_PER_BEAT
+    trusted = _TRUSTED and type(channel) is int and 0 <= channel <= 15
     notes: list[Note] = []
     for draft in drafts:
         start = draft.start
         end = start + draft.duration
         accent = 1.0
         if not draft.locked:
-            step = _on_grid_step(start)
             shift = offsets.get(draft.voice, 0.0)
-            if step is not None:
+            steps = start * 4
+            step = round(steps)
+            if abs(steps - step) < 1e-6:  # on the 16th grid: the groove template's step
                 shift += timing[step % 16] * 0.25
                 accent = accents[step % 16]
             if sigma > 0:
@@ -157,15 +162,14 @@ def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: i
             end = swung(end) + shift
         velocity = draft.velocity * accent + (uniform(-spread, spread) if spread else 0.0)
         start = max(0.0, start)
-        notes.append(
-            played_note(
-                draft.pitch,
-                max(1, min(127, round(velocity))),
-                _tick(start),
-                max(_tick(end - start), 1 / TICKS_PER_BEAT),
-                channel,
-            )
-        )
+        velocity = max(1, min(127, round(velocity)))
+        onset = round(start * TICKS_PER_BEAT) / TICKS_PER_BEAT
+        length = max(round((end - start) * TICKS_PER_BEAT) / TICKS_PER_BEAT, shortest)
+        pitch = draft.pitch
+        if trusted and type(pitch) is int and 0 <= pitch <= 127:
+            notes.append(_note(pitch, velocity, onset, length, channel))
+        else:
+            notes.append(played_note(pitch, velocity, onset, length, channel))
     return notes
 
 
@@ -192,25 +196,30 @@ def played_note(pitch: int, velocity: int, start: float, duration: float, channe
         and start >= 0
         and duration > 0
     ):
-        note = _new_note(Note)
-        _set(
-            note,
-            "__dict__",
-            {
-                "pitch": pitch,
-                "velocity": velocity,
-                "start_beat": start,
-                "duration_beats": duration,
-                "channel": channel,
-            },
-        )
-        _set(note, "__pydantic_fields_set__", set(_NOTE_FIELDS))  # its own: copies add to it
-        _set(note, "__pydantic_extra__", None)
-        _set(note, "__pydantic_private__", None)
-        return note
+        return _note(pitch, velocity, start, duration, channel)
     return Note(
         pitch=pitch, velocity=velocity, start_beat=start, duration_beats=duration, channel=channel
     )
+
+
+def _note(pitch: int, velocity: int, start: float, duration: float, channel: int) -> Note:
+    """A `Note` of values already known valid, stored as `model_construct` would store them."""
+    note = _new_note(Note)
+    _set(
+        note,
+        "__dict__",
+        {
+            "pitch": pitch,
+            "velocity": velocity,
+            "start_beat": start,
+            "duration_beats": duration,
+            "channel": channel,
+        },
+    )
+    _set(note, "__pydantic_fields_set__", set(_NOTE_FIELDS))  # its own: copies add to it
+    _set(note, "__pydantic_extra__", None)
+    _set(note, "__pydantic_private__", None)
+    return note
 
 
 #: The shape `played_note` checks by hand: each field's type and bounds, as `Note` declares them.

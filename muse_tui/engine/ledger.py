@@ -19,9 +19,17 @@ from muse_tui.contracts import (
     StageFailed,
     StageRecord,
 )
-from muse_tui.store.checkpoint import song_to_json, write_checkpoint
+from muse_tui.store.checkpoint import (
+    framed,
+    pipeline_frame,
+    pipeline_path,
+    song_to_json,
+    write_checkpoint,
+    write_state_files,
+)
 from muse_tui.store.manifest import record_run_in_manifest
 
+from .checkpoint_writer import CheckpointWriter
 from .event_order import OrderedEvents
 from .outcomes import finish_message
 from .stages import StageResult
@@ -47,6 +55,7 @@ class RunLedger:
     #: change the one they were given, so the same object has the same bytes: S7 and
     #: the finish, which keep S6's song, reuse them instead of serialising it again.
     _song_json: tuple[SongState, bytes] | None = field(default=None, init=False, repr=False)
+    _writer: CheckpointWriter = field(default_factory=CheckpointWriter, init=False, repr=False)
 
     def complete(self, stage: int, record: StageRecord, result: StageResult) -> None:
         """Take a stage's result into the song and its record, and say so."""
@@ -79,15 +88,32 @@ class RunLedger:
         self.checkpoint()
 
     def checkpoint(self, *, durable: bool = True) -> None:
-        """Write the pipeline to the session's state folder, if the config asks for it."""
+        """Hand the pipeline to the checkpoint writer, if the config asks for checkpoints.
+
+        The pipeline changes as the run goes on, so its bytes around the song are
+        taken now; the song itself is never changed by a stage, so its JSON is
+        made on the writer's thread. Raises a checkpoint write that failed since.
+        """
         p = self.pipeline
         if not p.config.enable_checkpoints:
             return
         p.updated_at = self.clock().isoformat()
-        if self._song_json is None or self._song_json[0] is not p.song_state:
-            self._song_json = (p.song_state, song_to_json(p.song_state))
-        path = write_checkpoint(self.session_dir, p, durable=durable, song_json=self._song_json[1])
-        p.recovery.checkpoint_path = str(path)
+        song, frame = p.song_state, pipeline_frame(p)
+        if frame is None:  # cannot happen (see `pipeline_frame`): write it whole, here and now
+            write_checkpoint(self.session_dir, p, durable=durable)
+        else:
+            self._writer.submit(lambda sync: self._write(song, frame, sync), durable=durable)
+        p.recovery.checkpoint_path = str(pipeline_path(self.session_dir))
+
+    def flush(self) -> None:
+        """Wait until the checkpoints handed over are on disk; raise a write that failed."""
+        self._writer.flush()
+
+    def _write(self, song: SongState, frame: tuple[bytes, bytes], durable: bool) -> None:
+        if self._song_json is None or self._song_json[0] is not song:
+            self._song_json = (song, song_to_json(song))
+        song_json = self._song_json[1]
+        write_state_files(self.session_dir, framed(frame, song_json), song_json, durable=durable)
 
     def finish(self, error: StageError | None) -> None:
         """Checkpoint the ended run, record it in the manifest, and emit the one finish event."""
@@ -97,6 +123,7 @@ class RunLedger:
         p.completed_at = self.clock().isoformat()
         try:
             self.checkpoint()
+            self.flush()
             record_run_in_manifest(self.session_dir, p)
         except OSError as exc:  # a full disk must not hide how the run ended
             if p.status in ("completed", "completed_partial"):

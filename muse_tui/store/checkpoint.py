@@ -58,10 +58,18 @@ def write_checkpoint(
     session folder (a `state` symlink leading out is refused). `song_json` is
     `song_to_json(pipeline.song_state)` when the caller already has it.
     """
-    session_dir.mkdir(parents=True, exist_ok=True)
     song = song_json if song_json is not None else song_to_json(pipeline.song_state)
-    pipeline_bytes = _pipeline_json(pipeline, song)
-    files = [(song_path(session_dir), song), (pipeline_path(session_dir), pipeline_bytes)]
+    frame = pipeline_frame(pipeline)
+    pipeline_bytes = framed(frame, song) if frame is not None else _compact_json(pipeline)
+    return write_state_files(session_dir, pipeline_bytes, song, durable=durable)
+
+
+def write_state_files(
+    session_dir: Path, pipeline_bytes: bytes, song_bytes: bytes, *, durable: bool = True
+) -> Path:
+    """`write_checkpoint` of JSON already made: the pipeline file's and the song file's bytes."""
+    session_dir.mkdir(parents=True, exist_ok=True)
+    files = [(song_path(session_dir), song_bytes), (pipeline_path(session_dir), pipeline_bytes)]
     for path, _ in files:
         refuse_outside(session_dir, path)
         if path.exists():
@@ -87,18 +95,29 @@ def _compact_json(contract: Contract) -> bytes:
     return contract.__pydantic_serializer__.to_json(contract, by_alias=True)
 
 
-def _pipeline_json(pipeline: ComposerPipeline, song_json: bytes) -> bytes:
-    """`_compact_json(pipeline)`, reusing the song's JSON instead of serialising the song again.
+#: Where the song goes in a pipeline file: the stand-in song's place in `pipeline_frame`.
+_SONG_SLOT = b'"songState":' + _compact_json(_STAND_IN)
+
+
+def pipeline_frame(pipeline: ComposerPipeline) -> tuple[bytes, bytes] | None:
+    """The pipeline file's bytes before and after its song, for `framed` to join around one.
 
     The song is most of a checkpoint and is written twice, in the song file and
     inside the pipeline file. pydantic writes a nested model exactly as it
     writes it alone, so the pipeline is serialised around a stand-in song whose
-    JSON is then swapped for the real song's: half the serialising per checkpoint.
+    JSON is then swapped for the real song's: half the serialising per checkpoint,
+    and the frame is a snapshot of the pipeline that its song's JSON can join
+    later. None if the stand-in cannot be found (it always can while `songState`
+    is a field): then serialise the whole pipeline instead, never a wrong file.
     """
     around = _compact_json(pipeline.model_copy(update={"song_state": _STAND_IN}))
-    before, found, after = around.partition(b'"songState":' + _compact_json(_STAND_IN))
-    if not found:  # cannot happen while songState is a field; never write a wrong file
-        return _compact_json(pipeline)
+    before, found, after = around.partition(_SONG_SLOT)
+    return (before, after) if found else None
+
+
+def framed(frame: tuple[bytes, bytes], song_json: bytes) -> bytes:
+    """The pipeline file's bytes: `pipeline_frame`'s two halves around the song's JSON."""
+    before, after = frame
     return b"".join((before, b'"songState":', song_json, after))
 
 

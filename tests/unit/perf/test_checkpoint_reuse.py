@@ -38,11 +38,13 @@ def test_a_kept_song_is_serialised_once_and_a_new_one_written_anew(
 
     ledger.checkpoint(durable=False)
     ledger.checkpoint(durable=False)  # S7 and the finish keep S6's song
+    ledger.flush()
     assert serialised == [first]
     assert song_path(tmp_path).read_bytes() == first.to_json(indent=None).encode()
 
     second = first.model_copy(update={"tempo": 99.0})
     pipeline.song_state = second
     ledger.checkpoint(durable=False)
+    ledger.flush()
     assert [s is second for s in serialised] == [False, True]
     assert song_path(tmp_path).read_bytes() == second.to_json(indent=None).encode()
