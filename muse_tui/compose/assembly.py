@@ -161,12 +161,20 @@ def kept_where_active(
 ) -> Region:
     """The region's notes inside `spans` (cut at a span's end), all of it on `channel`."""
     notes: list[Note] = []
-    for note in region.notes:
-        start = region.start_beat + note.start_beat
-        span = _span_of(start, spans)
-        if span is None:
+    offset = region.start_beat
+    windows = (
+        [(float("-inf"), float("inf"), float("inf"))]
+        if spans is None
+        else [(a - EARLY_GRACE_BEATS - _EPSILON, b - _EPSILON, b) for a, b in spans]
+    )
+    for note in region.notes:  # every note of a song passes here: the span is found in line
+        start = offset + note.start_beat
+        for low, high, span_end in windows:
+            if low <= start < high:
+                break
+        else:
             continue
-        end = min(start + note.duration_beats, span[1])
+        end = min(start + note.duration_beats, span_end)
         notes.append(_kept_note(note, channel, end - start))
     return region.model_copy(
         update={
@@ -192,15 +200,6 @@ def _kept_note(note: Note, channel: int, duration: float) -> Note:
     if note.channel == channel and note.duration_beats == duration:
         return note
     return played_note(note.pitch, note.velocity, note.start_beat, duration, channel)
-
-
-def _span_of(start: float, spans: list[tuple[float, float]] | None) -> tuple[float, float] | None:
-    if spans is None:
-        return (start, float("inf"))
-    for span_start, span_end in spans:
-        if span_start - EARLY_GRACE_BEATS - _EPSILON <= start < span_end - _EPSILON:
-            return (span_start, span_end)
-    return None
 
 
 def _with_sound(track: Track, channel: int, regions: list[Region], table: TrackTable) -> Track:

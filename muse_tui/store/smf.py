@@ -233,13 +233,16 @@ def _instrument(track: Track, ppq: int) -> list[Event]:
         events.append((0, 0, bytes((0xC0 | channel, program))))
     events.append((0, 0, bytes((control, 7, track.volume))))
     events.append((0, 0, bytes((control, 10, track.pan))))
+    offs = [bytes((note_off, pitch, 0)) for pitch in range(128)]
+    floor, slack, add = math.floor, _TICK_SLACK, events.append
     for region in track.regions:
         offset = region.start_beat
-        for note in region.notes:
-            start = _tick(offset + note.start_beat, ppq)
-            stop = max(start + 1, _tick(offset + note.end_beat, ppq))
-            events.append((start, _NOTE_ON, bytes((note_on, note.pitch, note.velocity))))
-            events.append((stop, _NOTE_OFF, bytes((note_off, note.pitch, 0))))
+        for note in region.notes:  # `_tick` in line: most of a file's events are these
+            begin, pitch = note.start_beat, note.pitch
+            start = floor((offset + begin) * ppq + 0.5 + slack)
+            stop = floor((offset + (begin + note.duration_beats)) * ppq + 0.5 + slack)
+            add((start, _NOTE_ON, bytes((note_on, pitch, note.velocity))))
+            add((stop if stop > start else start + 1, _NOTE_OFF, offs[pitch]))
         for cc in region.control_changes:
             message = bytes((control, cc.controller, cc.value))
             events.append((_tick(offset + cc.beat, ppq), _CONTROL, message))
@@ -294,7 +297,8 @@ def _chunk(events: list[Event], end: int) -> bytes:
     data = bytearray()
     now, running = 0, None
     for tick, _, message in events:
-        data += _variable_length(tick - now)
+        delta = tick - now
+        data += _ONE_BYTE[delta] if delta < 0x80 else _variable_length(delta)
         now = tick
         status = message[0]
         data += message[1:] if status == running else message
