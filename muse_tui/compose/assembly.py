@@ -169,12 +169,14 @@ def kept_where_active(
     )
     for note in region.notes:  # every note of a song passes here: the span is found in line
         start = offset + note.start_beat
+        kept_until = None
         for low, high, span_end in windows:
             if low <= start < high:
+                kept_until = span_end
                 break
-        else:
+        if kept_until is None:
             continue
-        end = min(start + note.duration_beats, span_end)
+        end = min(start + note.duration_beats, kept_until)
         notes.append(_kept_note(note, channel, end - start))
     return region.model_copy(
         update={
