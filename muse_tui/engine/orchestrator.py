@@ -170,7 +170,7 @@ class _Run:
         error: StageError | None = None
         try:
             await self._stages_from(first)
-            error = self.degraded
+            error = self.degraded or self._failure()
             if p.status == "running":
                 # A failed non-critical stage degrades the result; a skipped one does not.
                 degraded = any(r.status == "failed" for r in p.stages.values())
@@ -198,6 +198,13 @@ class _Run:
             )
         self.ledger.finish(error)
         return p
+
+    def _failure(self) -> StageError | None:
+        """The error of the critical stage that failed the run, if one did."""
+        if self.pipeline.status != "failed":
+            return None
+        failed = (r for r in self.pipeline.stages.values() if r.status == "failed" and r.error)
+        return next((r.error for r in failed), None)
 
     async def _stages_from(self, first: int) -> None:
         """Run the stages in order; a quality rewind sends the run back to the weak stage."""

@@ -57,4 +57,7 @@ def finish_message(p: ComposerPipeline, error: StageError | None) -> str:
         return f"Session {p.session_id} is ready, but {why}.{hint}"
     if p.status == "cancelled":
         return "Cancelled; nothing half-written was left behind."
-    return f"The run failed: {error.message if error else 'unknown error'}."
+    if error is None:
+        return "The run failed for a reason nobody recorded; run it again with --json to see more."
+    hint = f"; {error.recovery_hint.rstrip('.')}" if error.recovery_hint else ""
+    return f"The run failed: {error.message.rstrip('.')}{hint}."

@@ -116,6 +116,9 @@ async def test_4_persistent_harmony_failure_fails_the_run_with_every_cause(tmp_p
     assert 3 not in p.stages, "nothing runs after a critical failure"
     assert_well_ordered(sink.kinds())
     assert sink.events[-1].status == "failed"  # type: ignore[union-attr]
+    finished = sink.events[-1]
+    assert finished.error == error  # type: ignore[union-attr]
+    assert "injected failure 3 in stage 2" in finished.message  # type: ignore[union-attr]
 
 
 class Gate:
