@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,7 @@ def test_a_genre_with_a_topline_keeps_its_lead_when_an_instrument_is_named(promp
         "boom bap in G minor with piano and vinyl crackle, 90 BPM, 16 bars",
         "chillhop with flute, C# minor, 85, 16 bars",
         "jazz in Bb major with sax and upright bass, 16 bars",
+        "sad piano ballad in C minor, 72 BPM, 16 bars",
     ],
 )
 def test_every_track_is_named_for_the_sound_it_plays(tmp_path: Path, prompt: str) -> None:
@@ -67,6 +69,17 @@ def test_every_track_is_named_for_the_sound_it_plays(tmp_path: Path, prompt: str
         assert (track.name, track.program) == (sound.name, sound.program)
         assert track.preset is not None and track.preset.gm_program == sound.program
         assert programs.get(track.name) == sound.program, f"{track.name} plays another program"
+
+
+def test_a_piano_ballad_sings_its_melody_on_the_piano_over_the_comping(tmp_path: Path) -> None:
+    """The ballad's topline is the pianist's right hand, an octave or more over the chords,
+    not a square-wave synth lead."""
+    song, written = compose(tmp_path, "sad piano ballad in C minor, 72 BPM, 16 bars")
+    names = {t.role: t.name for t in song.tracks}
+    heard_as = {h.name: h for h in written}
+    lead, keys = heard_as[names["lead"]], heard_as[names["keys"]]
+    assert lead.program == keys.program == 0
+    assert statistics.median(lead.pitches) >= statistics.median(keys.pitches) + 12
 
 
 def test_a_named_sound_takes_a_listed_role_it_can_play() -> None:
