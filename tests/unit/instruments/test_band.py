@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 import statistics
 from pathlib import Path
 
 import pytest
 
 from muse_tui.compose.intent import decompose
+from muse_tui.compose.parts.tracks import choose_tracks
 from muse_tui.knowledge.instruments import instrument_table
 
 from .heard import DRUM_CHANNEL, compose
@@ -80,6 +82,19 @@ def test_a_piano_ballad_sings_its_melody_on_the_piano_over_the_comping(tmp_path:
     lead, keys = heard_as[names["lead"]], heard_as[names["keys"]]
     assert lead.program == keys.program == 0
     assert statistics.median(lead.pitches) >= statistics.median(keys.pitches) + 12
+
+
+@pytest.mark.parametrize(
+    ("prompt", "lead"),
+    [
+        ("metal, 160 bpm, E minor", "Lead Guitar"),  # the solo guitar, not a synth
+        ("disco, 118 bpm, A minor", "Brass"),  # the horn section's lines over the strings
+        ("sad piano ballad", "Piano Melody"),
+    ],
+)
+def test_a_genre_leads_with_its_own_instrument(prompt: str, lead: str) -> None:
+    tracks = choose_tracks(decompose(prompt).intent, random.Random(1))
+    assert [t.name for t in tracks if t.role == "lead"] == [lead]
 
 
 def test_a_named_sound_takes_a_listed_role_it_can_play() -> None:
