@@ -47,6 +47,10 @@ class Placement:
 def placements(ctx: PartContext) -> dict[str, Placement]:
     """Every harmony track of the song (by role) with its layer and rhythm.
 
+    Organs and strings hold their chords, unless no other chords or keys track
+    would play the genre's comping rhythm: then one of them plays it, an organ
+    before strings or a choir.
+
     The band is the one S4 writes (`choose_tracks` of the intent), so the first
     compose and a later rewrite of one track agree; tracks added since come after it.
     """
@@ -57,6 +61,10 @@ def placements(ctx: PartContext) -> dict[str, Placement]:
     crowded = len(band) > 1
     held = [t for t in band if t.role in ("chords", "keys") and _holds(ctx, t)]
     comping = [t for t in band if t.role in ("chords", "keys") and t not in held]
+    if held and not comping:  # someone plays the genre's comping: an organ alone skanks in reggae
+        chopper = min(held, key=lambda t: t.program or 0)  # an organ chops before strings
+        held.remove(chopper)
+        comping.append(chopper)
     genre = ctx.style.chord_rhythm if ctx.style.chord_rhythm != "none" else "sustained"
     answer = _rhythm(ctx, genre).answer
     if genre == "sustained" and any(t.role == "pad" or t in held for t in band):

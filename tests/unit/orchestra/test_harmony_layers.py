@@ -53,6 +53,17 @@ def test_reggae_guitar_skanks_on_two_and_four() -> None:
     assert steps[0] == 0
 
 
+@pytest.mark.parametrize(
+    "prompt", ["reggae one drop, G major, 75 BPM, organ skank", "reggae in G major with organ"]
+)
+def test_an_organ_alone_takes_the_skank(prompt: str) -> None:
+    """Organs hold their chords beside a comping part; with none beside it, the organ is the
+    comping, so the genre's rhythm is still heard."""
+    steps = _beat_steps(compose(prompt), "keys")
+    assert (steps[4] + steps[12]) / sum(steps.values()) >= 0.6
+    assert steps[0] == 0
+
+
 def test_rock_guitar_plays_power_chords_in_eighths() -> None:
     heard = compose("rock in E minor, 130 BPM")
     guitar = next(p for p in heard.parts if p.role == "chords")
