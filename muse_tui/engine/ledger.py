@@ -99,7 +99,8 @@ class RunLedger:
             return
         p.updated_at = self.clock().isoformat()
         song, frame = p.song_state, pipeline_frame(p)
-        if frame is None:  # cannot happen (see `pipeline_frame`): write it whole, here and now
+        if frame is None:  # cannot happen (see `pipeline_frame`): write it whole, after the rest
+            self.flush()
             write_checkpoint(self.session_dir, p, durable=durable)
         else:
             self._writer.submit(lambda sync: self._write(song, frame, sync), durable=durable)
