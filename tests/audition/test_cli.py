@@ -6,7 +6,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from muse_tui.cli.audition_commands import play, ports
 from muse_tui.contracts import SongState
 from muse_tui.store.settings import Settings, load_settings, save_settings
 from tests.audition.fakes import note_balance
+from tests.audition.hangs import PYTHON, as_from_a_terminal, communicate_or_explain
 from tests.audition.songs import groove
 from tests.midi_ports import Loopback
 
@@ -117,13 +117,14 @@ def test_a_port_that_is_not_there_is_one_sentence_and_exit_1(isolated: Path) -> 
 def _play_in_a_child(folder: Path, loopback: Loopback) -> subprocess.Popen[str]:
     command = "from muse_tui.cli.audition_commands import play; play()"
     return subprocess.Popen(
-        [sys.executable, "-c", command, str(folder), "--loop", "--port", loopback.port_name],
+        [*PYTHON, "-c", command, str(folder), "--loop", "--port", loopback.port_name],
         cwd=ROOT,
         env=os.environ.copy(),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own process group, as a terminal gives it
+        preexec_fn=as_from_a_terminal,
     )
 
 
@@ -154,7 +155,7 @@ def test_a_signal_stops_playback_with_every_note_off(
             os.killpg(child.pid, signum)
         else:
             child.send_signal(signum)
-        out, err = child.communicate(timeout=15)
+        out, err = communicate_or_explain(child, 15, group=True)
     finally:
         child.kill()
     assert child.returncode == code, err

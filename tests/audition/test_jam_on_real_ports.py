@@ -7,7 +7,6 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import time
 from functools import partial
 from pathlib import Path
@@ -19,6 +18,7 @@ from muse_tui.contracts.jam import JamRound
 from muse_tui.engine.jam import Jam
 from muse_tui.tui.jam_live import LiveJam
 from tests.audition.fakes import note_balance, wait_until
+from tests.audition.hangs import PYTHON, as_from_a_terminal, communicate_or_explain
 from tests.audition.stamped_child import open_logging, read_log
 from tests.midi_ports import Loopback
 
@@ -207,7 +207,7 @@ def test_ctrl_c_ends_a_live_jam_with_every_note_off(loopback: Loopback, tmp_path
     }
     jam = subprocess.Popen(
         [
-            sys.executable,
+            *PYTHON,
             "-m",
             "muse_tui.cli",
             "jam",
@@ -223,6 +223,7 @@ def test_ctrl_c_ends_a_live_jam_with_every_note_off(loopback: Loopback, tmp_path
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=as_from_a_terminal,
     )
     try:
         loopback.wait_for(60, timeout=30)
@@ -230,7 +231,7 @@ def test_ctrl_c_ends_a_live_jam_with_every_note_off(loopback: Loopback, tmp_path
         jam.stdin.flush()  # type: ignore[union-attr]
         time.sleep(1.0)
         jam.send_signal(signal.SIGINT)
-        out, err = jam.communicate(timeout=15)
+        out, err = communicate_or_explain(jam, 15, group=False)
     finally:
         if jam.poll() is None:
             jam.kill()
