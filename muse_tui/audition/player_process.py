@@ -143,6 +143,12 @@ class PlayerProcess(PlayerControls):
         if self._process.is_alive():  # it stopped answering: do not hang the studio on it
             self._process.terminate()
             self._process.join(1.0)
+        if self._process.is_alive():
+            # It ignores TERM while it lets its notes go (see `_serve`): one stuck there (a
+            # port that never closes) would hold the studio at exit, where Python joins its
+            # child processes without a limit. A stuck player has let go of what it could.
+            self._process.kill()
+            self._process.join(1.0)
         self._listener.join(1.0)
 
     @property

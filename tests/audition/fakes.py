@@ -110,6 +110,18 @@ def reporting_port() -> ReportingPort:
     return ReportingPort(name="reporter")
 
 
+class StuckPort(RecordingPort):
+    """A port whose close never returns, like one stuck in its driver."""
+
+    def close(self) -> None:
+        threading.Event().wait()
+
+
+def stuck_port() -> StuckPort:
+    """A picklable opener whose port never finishes closing."""
+    return StuckPort(name="stuck")
+
+
 class LoggedPort:
     """A real port that writes what it sent to `log` (JSON) when closed: for a player process."""
 

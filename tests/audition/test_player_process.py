@@ -99,6 +99,28 @@ def test_python_exiting_without_close_lets_every_note_go() -> None:
     assert lines[1].startswith("closed: ") and lines[1].endswith("sounding {}, orphans []")
 
 
+def test_a_player_process_stuck_in_its_port_does_not_keep_the_studio_from_exiting() -> None:
+    """The child ignores TERM while it lets its notes go; if its port never closes, the
+    studio must still end (Python joins its child processes at exit, without a limit)."""
+    script = textwrap.dedent(
+        """
+        from muse_tui.audition import PlayerProcess
+        from tests.audition.fakes import stuck_port
+
+        if __name__ == "__main__":
+            player = PlayerProcess(stuck_port)
+            player.wait_ready()
+            player.close(timeout=0.5)
+            print("closed", flush=True)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["closed"]
+
+
 def test_it_starts_under_a_host_that_captures_stdout_and_stderr() -> None:
     """Textual replaces sys.stdout/stderr with objects whose fileno() is -1 for the whole run."""
     script = textwrap.dedent(
