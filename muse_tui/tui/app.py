@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -230,11 +231,11 @@ class StudioApp(App[None]):
 
     def switch_theme(self, name: str) -> None:
         self._use_theme(name)
-        self._save(self.settings.model_copy(update={"theme": self.theme}))
+        self._save(replace(self.settings, theme=self.theme))
 
     def choose_port(self, name: str | None) -> None:
         self.audition.choose_port(name)
-        self._save(self.settings.model_copy(update={"midi_port": name}))
+        self._save(replace(self.settings, midi_port=name))
         self.studio.listening.refresh_audition()
         self.notify(
             f"Auditioning through {name or 'the virtual muse-studio port'} from the next play."
@@ -242,7 +243,7 @@ class StudioApp(App[None]):
 
     def toggle_gate(self, stage: int) -> None:
         gates = set(self.settings.approval_gates) ^ {stage}
-        self._save(self.settings.model_copy(update={"approval_gates": sorted(gates)}))
+        self._save(replace(self.settings, approval_gates=sorted(gates)))
         state = "stops for approval" if stage in gates else "no longer stops"
         self.notify(f"Stage {stage} {state} from the next run.", timeout=3)
 
