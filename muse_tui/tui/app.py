@@ -74,7 +74,7 @@ class StudioApp(App[None]):
         for theme in themes:
             self.register_theme(theme)
         self.notices.extend(problems)
-        self._use_theme(self.settings.theme)
+        self._start_in_theme(self.settings.theme)
         self._use_keymap(self.settings.keymap)
 
     # ── lifetime ────────────────────────────────────────────────────────────
@@ -248,11 +248,29 @@ class StudioApp(App[None]):
         self.notify(f"Stage {stage} {state} from the next run.", timeout=3)
 
     def _use_theme(self, name: str) -> None:
+        self.theme = self._known_theme(name)
+
+    def _known_theme(self, name: str) -> str:
         if name in self.available_themes:
-            self.theme = name
-            return
+            return name
         self.notices.append(f"There is no theme called {name!r}; using {FALLBACK_THEME}.")
-        self.theme = FALLBACK_THEME
+        return FALLBACK_THEME
+
+    def _start_in_theme(self, name: str) -> None:
+        """Start in a theme without Textual's theme watcher, which would parse all the CSS again.
+
+        Setting `theme` before the app runs queues a full reparse of every stylesheet
+        for the first turn of the loop, and empties the parse cache, so the first
+        frame waited for the CSS to be parsed twice over. Nothing is parsed yet
+        here: the theme's variables and classes are all the watcher would change.
+        """
+        self.set_reactive(App.theme, self._known_theme(name))
+        dark = self.current_theme.dark
+        self.set_class(dark, "-dark-mode", update=False)
+        self.set_class(not dark, "-light-mode", update=False)
+        self.add_class(f"-theme-{self.theme}", update=False)
+        self._refresh_truecolor_filter(self.ansi_theme)
+        self.stylesheet.set_variables(self.get_css_variables())
 
     def _use_keymap(self, keymap: dict[str, str]) -> None:
         from .keys import known_binding_ids  # every screen's bindings: only for a keymap
