@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+import platformdirs
+
 from muse_tui.contracts.vocabulary import TRACK_ROLES, TrackRole
 from muse_tui.store.atomic import WriteFailed, write_atomic
 
@@ -123,11 +125,7 @@ class SettingsUnreadable(WriteFailed):
 
 def config_dir() -> Path:
     override = os.environ.get(CONFIG_DIR_ENV)
-    if override:
-        return Path(override)
-    import platformdirs  # only when no folder is given: it is a few ms of the first frame
-
-    return Path(platformdirs.user_config_dir(APP_NAME))
+    return Path(override) if override else Path(platformdirs.user_config_dir(APP_NAME))
 
 
 def settings_path() -> Path:
