@@ -9,6 +9,14 @@ Prints three figures:
 The bench plays the terminal: it answers Textual's synchronized-output query, so
 every repaint arrives framed, and the time to a repaint is the time to the end
 of that frame. Run: `.venv/bin/python bench/tui.py [--runs 5] [--presses 120]`.
+
+Both programs start from compiled bytecode, as an installed muse-studio does (pip
+compiles a package when it installs it): one untimed launch of each fills a
+bytecode folder of the bench's own (`PYTHONPYCACHEPREFIX`), so nothing is
+written beside the sources. An editable install under PYTHONDONTWRITEBYTECODE
+would otherwise compile the studio's own modules at every launch (tens of ms)
+while Textual's come compiled from site-packages; `--bytecode source` measures
+that way instead.
 """
 
 from __future__ import annotations
@@ -169,19 +177,23 @@ def write_bench_session(root: Path) -> int:
     return len(song.tracks[0].notes)
 
 
-def environment(folder: Path) -> dict[str, str]:
+def environment(folder: Path, bytecode: Path | None = None) -> dict[str, str]:
+    """The programs' environment; with `bytecode`, compiled modules are kept in that folder."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
     env.update(
         TERM="xterm-256color", COLORTERM="truecolor",
         MUSE_CONFIG_DIR=str(folder / "config"), MUSE_SESSIONS_DIR=str(folder / "sessions"),
     )  # fmt: skip
+    if bytecode is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(bytecode)
     return env
 
 
-def first_frame(argv: list[str] | None) -> float:
+def first_frame(argv: list[str] | None, bytecode: Path | None = None) -> float:
     """Seconds from launching the program to the first frame that says "Stages"."""
     folder = Path(tempfile.mkdtemp(prefix="muse-bench-"))
-    terminal = Terminal(environment(folder), folder, argv)
+    terminal = Terminal(environment(folder, bytecode), folder, argv)
     try:
         seconds = terminal.wait_for(b"Stages") - terminal.started
         terminal.drain()
@@ -191,13 +203,25 @@ def first_frame(argv: list[str] | None) -> float:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def cold_start(runs: int) -> tuple[list[float], list[float]]:
-    """(studio, bare app) first frames, taken in turn so both meet the same machine load."""
-    studio, bare = [], []
-    for _ in range(runs):
-        studio.append(first_frame(None))
-        bare.append(first_frame([sys.executable, "-c", BARE_APP]))
-    return studio, bare
+def cold_start(runs: int, compiled: bool = True) -> tuple[list[float], list[float]]:
+    """(studio, bare app) first frames, taken in turn so both meet the same machine load.
+
+    `compiled`: both start from bytecode compiled by an untimed first launch.
+    """
+    bare_app = [sys.executable, "-c", BARE_APP]
+    bytecode = Path(tempfile.mkdtemp(prefix="muse-bench-pyc-")) if compiled else None
+    try:
+        if bytecode is not None:
+            first_frame(None, bytecode)
+            first_frame(bare_app, bytecode)
+        studio, bare = [], []
+        for _ in range(runs):
+            studio.append(first_frame(None, bytecode))
+            bare.append(first_frame(bare_app, bytecode))
+        return studio, bare
+    finally:
+        if bytecode is not None:
+            shutil.rmtree(bytecode, ignore_errors=True)
 
 
 def scroll_latency(presses: int) -> tuple[int, list[float]]:
@@ -236,11 +260,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="cold starts to time")
     parser.add_argument("--presses", type=int, default=120, help="arrow presses to time")
+    parser.add_argument(
+        "--bytecode",
+        choices=["compiled", "source"],
+        default="compiled",
+        help="start from compiled bytecode (as installed), or compile the studio each launch",
+    )
     args = parser.parse_args()
     if not MUSE_STUDIO.exists():
         print(f"{MUSE_STUDIO} is missing: pip install -e . first", file=sys.stderr)
         return 2
-    studio, bare = cold_start(args.runs)
+    studio, bare = cold_start(args.runs, compiled=args.bytecode == "compiled")
+    print(f"cold starts from {args.bytecode} bytecode")
     ok = report("cold start → first frame of muse-studio", studio, 1000)
     report("cold start → first frame of a bare Textual app", bare, 1000)
     ratio = statistics.median(studio) / statistics.median(bare)

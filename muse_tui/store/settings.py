@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 import platformdirs
-import tomli_w
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from muse_tui.contracts.vocabulary import TrackRole
+from muse_tui.contracts.vocabulary import TRACK_ROLES, TrackRole
 from muse_tui.store.atomic import WriteFailed, write_atomic
 
 APP_NAME = "muse-studio"
@@ -26,35 +26,101 @@ CONFIG_DIR_ENV = "MUSE_CONFIG_DIR"
 SETTINGS_FILE = "settings.toml"
 
 DEFAULT_TRACKS: list[TrackRole] = ["drums", "bass", "chords", "lead", "pad"]
-
-
-class Settings(BaseModel):
-    """What the producer chose once and wants remembered."""
-
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
-
-    midi_port: str | None = Field(default=None, description="Output to audition through")
-    theme: str = "muse-dark"
-    sessions_dir: str | None = Field(default=None, description="Where sessions are written")
-    approval_gates: list[int] = Field(default_factory=lambda: [2])
-    default_bars: int = Field(default=64, ge=8, le=512)
-    default_tracks: list[TrackRole] = Field(default_factory=lambda: list(DEFAULT_TRACKS))
-    keymap: dict[str, str] = Field(default_factory=dict, description="binding id → keys")
-
-    @field_validator("approval_gates")
-    @classmethod
-    def _stages(cls, gates: list[int]) -> list[int]:
-        if any(not 1 <= g <= 8 for g in gates):
-            raise ValueError("stages are numbered 1 to 8")
-        return gates
-
-
-class SettingsUnreadable(WriteFailed):
-    """The settings file exists but cannot be read, so it is not written over."""
+#: The shortest and longest default song, in bars (as `compose.intent.SONG_BARS`).
+BARS_RANGE = (8, 512)
 
 
 class SettingsInvalid(ValueError):
     """A setting was given a value it cannot take; the message names the key."""
+
+    def __init__(self, key: str, value: object, why: str) -> None:
+        super().__init__(f"{key} = {value!r} is not a valid setting ({why}).")
+        self.key = key
+        self.why = why
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the producer chose once and wants remembered.
+
+    A plain dataclass checked by hand, not a pydantic model: the studio reads it
+    before its first frame, and pydantic would be a third of that wait. A value
+    a key cannot take raises SettingsInvalid naming the key; change one with
+    `dataclasses.replace`, which checks again.
+    """
+
+    midi_port: str | None = None  # the output to audition through; None: the virtual port
+    theme: str = "muse-dark"
+    sessions_dir: str | None = None  # where sessions are written; None: ./sessions
+    approval_gates: list[int] = field(default_factory=lambda: [2])
+    default_bars: int = 64
+    default_tracks: list[TrackRole] = field(default_factory=lambda: list(DEFAULT_TRACKS))
+    keymap: dict[str, str] = field(default_factory=dict)  # binding id → keys
+
+    def __post_init__(self) -> None:
+        for key in SETTING_KEYS:
+            value = getattr(self, key)
+            why = _CHECKS[key](value)
+            if why:
+                raise SettingsInvalid(key, value, why)
+
+
+def _optional_text(value: object) -> str | None:
+    return None if value is None or isinstance(value, str) else "must be text"
+
+
+def _text(value: object) -> str | None:
+    return None if isinstance(value, str) else "must be text"
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _stages(value: object) -> str | None:
+    if not isinstance(value, list) or not all(_whole(g) for g in value):
+        return "must be a list of stage numbers"
+    return None if all(1 <= g <= 8 for g in value) else "stages are numbered 1 to 8"
+
+
+def _bars(value: object) -> str | None:
+    low, high = BARS_RANGE
+    if _whole(value) and low <= value <= high:  # type: ignore[operator]
+        return None
+    return f"must be a whole number of bars from {low} to {high}"
+
+
+def _roles(value: object) -> str | None:
+    if not isinstance(value, list) or not all(isinstance(r, str) for r in value):
+        return "must be a list of track roles"
+    unknown = [r for r in value if r not in TRACK_ROLES]
+    return f"{unknown[0]!r} is not one of {', '.join(TRACK_ROLES)}" if unknown else None
+
+
+def _keymap(value: object) -> str | None:
+    if isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        return None
+    return 'must map binding ids to keys, e.g. "audition.play" = "p"'
+
+
+#: Each key's check: None when the value will do, else what the key takes.
+_CHECKS: dict[str, Callable[[object], str | None]] = {
+    "midi_port": _optional_text,
+    "theme": _text,
+    "sessions_dir": _optional_text,
+    "approval_gates": _stages,
+    "default_bars": _bars,
+    "default_tracks": _roles,
+    "keymap": _keymap,
+}
+SETTING_KEYS = tuple(f.name for f in fields(Settings))
+DEFAULTS = Settings()
+
+
+class SettingsUnreadable(WriteFailed):
+    """The settings file exists but cannot be read, so it is not written over."""
 
 
 def config_dir() -> Path:
@@ -82,25 +148,23 @@ def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
 
 def _validated(raw: dict[str, Any], path: Path) -> tuple[Settings, list[str]]:
     notices: list[str] = []
-    known = {k: v for k, v in raw.items() if k in Settings.model_fields}
-    for key in raw.keys() - known.keys():
+    for key in raw.keys() - set(SETTING_KEYS):
         notices.append(f"{path}: unknown setting {key!r} ignored (known: {_known_keys()}).")
-    try:
-        return Settings.model_validate(known), notices
-    except ValidationError as exc:
-        bad: dict[str, str] = {}
-        for error in exc.errors():
-            key = str(error["loc"][0])
-            bad.setdefault(key, error["msg"])
-    for key, why in bad.items():
-        default = Settings.model_fields[key].get_default(call_default_factory=True)
-        notices.append(f"{path}: {key} = {known[key]!r} is invalid ({why}); using {default!r}.")
-    good = {k: v for k, v in known.items() if k not in bad}
-    return Settings.model_validate(good), notices
+    good: dict[str, Any] = {}
+    for key in SETTING_KEYS:
+        if key not in raw:
+            continue
+        why = _CHECKS[key](raw[key])
+        if why is None:
+            good[key] = raw[key]
+        else:
+            default = getattr(DEFAULTS, key)
+            notices.append(f"{path}: {key} = {raw[key]!r} is invalid ({why}); using {default!r}.")
+    return Settings(**good), notices
 
 
 def _known_keys() -> str:
-    return ", ".join(Settings.model_fields)
+    return ", ".join(SETTING_KEYS)
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
@@ -109,9 +173,11 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
     Keys this version does not know (a newer muse-studio's) are kept. Raises
     SettingsUnreadable, writing nothing, when the file there cannot be read.
     """
+    import tomli_w  # only to save
+
     path = settings_path() if path is None else path
-    kept = {k: v for k, v in _on_disk(path).items() if k not in Settings.model_fields}
-    data = settings.model_dump(mode="json", exclude_none=True)  # TOML has no null
+    kept = {k: v for k, v in _on_disk(path).items() if k not in SETTING_KEYS}
+    data = {k: v for k, v in asdict(settings).items() if v is not None}  # TOML has no null
     write_atomic(path, tomli_w.dumps({**data, **kept}))
     return path
 
@@ -123,14 +189,11 @@ def update_settings(path: Path | None = None, **changes: Any) -> Settings:
     and SettingsUnreadable when the file cannot be read (it is left as it is).
     """
     settings, _ = load_settings(path)
-    try:
-        updated = Settings.model_validate({**settings.model_dump(), **changes})
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        key = str(error["loc"][0]) if error["loc"] else "?"
-        raise SettingsInvalid(
-            f"{key} = {changes.get(key)!r} is not a valid setting ({error['msg']})."
-        ) from None
+    unknown = sorted(changes.keys() - set(SETTING_KEYS))
+    if unknown:
+        key = unknown[0]
+        raise SettingsInvalid(key, changes[key], f"no such setting; known: {_known_keys()}")
+    updated = replace(settings, **changes)
     save_settings(updated, path)
     return updated
 

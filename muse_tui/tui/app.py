@@ -5,7 +5,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -73,7 +76,7 @@ class StudioApp(App[None]):
         for theme in themes:
             self.register_theme(theme)
         self.notices.extend(problems)
-        self._use_theme(self.settings.theme)
+        self._start_in_theme(self.settings.theme)
         self._use_keymap(self.settings.keymap)
 
     # ── lifetime ────────────────────────────────────────────────────────────
@@ -93,8 +96,8 @@ class StudioApp(App[None]):
         """The first frame is painted: now what it did not need (sessions, skills, watchers)."""
         self.load_history()
         if self.config.watch:
-            self.watch_files("themes", list(self.config.themes_dirs))
-            self.watch_files("skills", [self._skills_root()])
+            self.watch_files("themes", lambda: list(self.config.themes_dirs))
+            self.watch_files("skills", lambda: [self._skills_root()])
 
     async def action_quit(self) -> None:
         self.audition.close()
@@ -230,11 +233,11 @@ class StudioApp(App[None]):
 
     def switch_theme(self, name: str) -> None:
         self._use_theme(name)
-        self._save(self.settings.model_copy(update={"theme": self.theme}))
+        self._save(replace(self.settings, theme=self.theme))
 
     def choose_port(self, name: str | None) -> None:
         self.audition.choose_port(name)
-        self._save(self.settings.model_copy(update={"midi_port": name}))
+        self._save(replace(self.settings, midi_port=name))
         self.studio.listening.refresh_audition()
         self.notify(
             f"Auditioning through {name or 'the virtual muse-studio port'} from the next play."
@@ -242,16 +245,34 @@ class StudioApp(App[None]):
 
     def toggle_gate(self, stage: int) -> None:
         gates = set(self.settings.approval_gates) ^ {stage}
-        self._save(self.settings.model_copy(update={"approval_gates": sorted(gates)}))
+        self._save(replace(self.settings, approval_gates=sorted(gates)))
         state = "stops for approval" if stage in gates else "no longer stops"
         self.notify(f"Stage {stage} {state} from the next run.", timeout=3)
 
     def _use_theme(self, name: str) -> None:
+        self.theme = self._known_theme(name)
+
+    def _known_theme(self, name: str) -> str:
         if name in self.available_themes:
-            self.theme = name
-            return
+            return name
         self.notices.append(f"There is no theme called {name!r}; using {FALLBACK_THEME}.")
-        self.theme = FALLBACK_THEME
+        return FALLBACK_THEME
+
+    def _start_in_theme(self, name: str) -> None:
+        """Start in a theme without Textual's theme watcher, which would parse all the CSS again.
+
+        Setting `theme` before the app runs queues a full reparse of every stylesheet
+        for the first turn of the loop, and empties the parse cache, so the first
+        frame waited for the CSS to be parsed twice over. Nothing is parsed yet
+        here: the theme's variables and classes are all the watcher would change.
+        """
+        self.set_reactive(App.theme, self._known_theme(name))
+        dark = self.current_theme.dark
+        self.set_class(dark, "-dark-mode", update=False)
+        self.set_class(not dark, "-light-mode", update=False)
+        self.add_class(f"-theme-{self.theme}", update=False)
+        self._refresh_truecolor_filter(self.ansi_theme)
+        self.stylesheet.set_variables(self.get_css_variables())
 
     def _use_keymap(self, keymap: dict[str, str]) -> None:
         from .keys import known_binding_ids  # every screen's bindings: only for a keymap
@@ -279,8 +300,14 @@ class StudioApp(App[None]):
         return self.config.skills_dir or skills_root()
 
     @work(group="watch", exit_on_error=False)
-    async def watch_files(self, kind: str, folders: list[Path]) -> None:
-        async for batch in changes(folders):
+    async def watch_files(self, kind: str, folders: Callable[[], list[Path]]) -> None:
+        """Report each batch of changed files; `folders` is found off the loop.
+
+        Finding the skills folder imports the knowledge layer (and pydantic), about
+        a third of a second that would otherwise freeze the studio right after its
+        first frame.
+        """
+        async for batch in changes(await asyncio.to_thread(folders)):
             self.post_message(FilesChanged(kind, batch))
 
     @on(FilesChanged)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,7 @@ async def compose_two_sessions(app, pilot) -> None:
     """One finished session, then one cancelled at its gate (so left incomplete)."""
     await type_prompt(pilot, "finished one")
     await app.workers.wait_for_complete()
-    app.settings = app.settings.model_copy(update={"approval_gates": [2]})
+    app.settings = replace(app.settings, approval_gates=[2])
     await type_prompt(pilot, "new song: stopped one")  # a session is open: say it is new
     while app.screen.__class__.__name__ != "ApprovalModal":
         await pilot.pause(0.01)
@@ -106,7 +107,7 @@ async def test_resume_continues_a_stopped_run_to_the_end(tmp_path: Path) -> None
     app = make_studio(tmp_path, settings=NO_GATES)
     async with app.run_test(size=(120, 40)) as pilot:
         await compose_two_sessions(app, pilot)
-        app.settings = app.settings.model_copy(update={"approval_gates": []})
+        app.settings = replace(app.settings, approval_gates=[])
         screen = await open_sessions(app, pilot)
         stopped = [s.session_id for s in screen.sessions].index(SESSION_IDS[1])
         screen.query_one(DataTable).move_cursor(row=stopped)

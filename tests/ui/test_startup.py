@@ -1,7 +1,9 @@
 """The first frame waits for nothing it does not show: the engine, the player, the skills.
 
-Each check runs the real studio in a fresh interpreter (headless) and looks at
-what was imported when Textual reports the first frame painted (`Ready`).
+Each check runs the real studio in a fresh interpreter (headless), started the
+way the `muse-studio` script starts it, and looks at what was imported when
+Textual reports the first frame painted (`Ready`); a bare Textual app run the
+same way is the yardstick.
 """
 
 from __future__ import annotations
@@ -16,15 +18,43 @@ import pytest
 
 PROBE = """
 import json, sys
-from muse_tui.tui.app import StudioApp
+sys.argv = ["muse-studio"]
+import muse_tui.tui.app as studio_app
 
-class FirstFrame(StudioApp):
+class FirstFrame(studio_app.StudioApp):
     def on_ready(self) -> None:  # runs before the studio's own on_ready: nothing deferred yet
         print(json.dumps(sorted(sys.modules)))
         self.exit()
 
-FirstFrame().run(headless=True)
+    def run(self, **_: object) -> None:
+        super().run(headless=True)
+
+studio_app.StudioApp = FirstFrame  # what run_studio() opens
+from muse_tui.launch import main
+main()
 """
+
+#: The yardstick: the least a Textual app imports to paint its first frame (bench/tui.py's).
+BARE_PROBE = """
+import json, sys
+from textual.app import App
+from textual.widgets import Static
+
+class Bare(App):
+    def compose(self):
+        yield Static("Stages")
+
+    def on_ready(self) -> None:
+        print(json.dumps(sorted(sys.modules)))
+        self.exit()
+
+Bare().run(headless=True)
+"""
+
+#: Modules the studio's first frame may import beyond the bare app's: its own (about 35),
+#: Textual's TextArea for the prompt, tomllib for the settings and themes. It was 147
+#: when the settings were a pydantic model and the command line came first.
+EXTRA_MODULES_BOUND = 70
 
 #: Loaded on first use: a run, a change, a play, the sessions list, a file watcher.
 DEFERRED = [
@@ -43,16 +73,17 @@ DEFERRED = [
     "muse_tui.tui.widgets.compare",
     "muse_tui.tui.screens.approval",
     "muse_tui.tui.screens.settings",
+    "pydantic",  # the settings are a checked dataclass; the contracts load with a run
+    "click",  # `muse-studio` with no arguments opens the studio before the command line
+    "tomli_w",  # only to save the settings
 ]
 
 
-@pytest.fixture(scope="module")
-def first_frame_modules(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
-    folder = tmp_path_factory.mktemp("first-frame")
+def _modules_at_first_frame(probe: str, folder: Path) -> set[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
     env.update(MUSE_CONFIG_DIR=str(folder / "config"), MUSE_SESSIONS_DIR=str(folder / "s"))
     done = subprocess.run(
-        [sys.executable, "-c", PROBE],
+        [sys.executable, "-c", probe],
         capture_output=True,
         text=True,
         env=env,
@@ -61,6 +92,16 @@ def first_frame_modules(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
         check=True,
     )
     return set(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+@pytest.fixture(scope="module")
+def first_frame_modules(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
+    return _modules_at_first_frame(PROBE, tmp_path_factory.mktemp("first-frame"))
+
+
+@pytest.fixture(scope="module")
+def bare_first_frame_modules(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
+    return _modules_at_first_frame(BARE_PROBE, tmp_path_factory.mktemp("bare-first-frame"))
 
 
 @pytest.mark.parametrize("module", DEFERRED)
@@ -77,3 +118,10 @@ def test_the_probe_sees_the_studio_itself(first_frame_modules: set[str]) -> None
 
 def test_the_first_frame_builds_no_pipeline_contracts(first_frame_modules: set[str]) -> None:
     assert "muse_tui.contracts.pipeline" not in first_frame_modules
+
+
+def test_the_first_frame_imports_little_more_than_a_bare_textual_app(
+    first_frame_modules: set[str], bare_first_frame_modules: set[str]
+) -> None:
+    extra = sorted(first_frame_modules - bare_first_frame_modules)
+    assert len(extra) <= EXTRA_MODULES_BOUND, f"{len(extra)} modules more than a bare app: {extra}"

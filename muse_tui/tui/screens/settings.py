@@ -6,7 +6,6 @@ import tomllib
 from typing import Any, ClassVar
 
 import tomli_w
-from pydantic import ValidationError
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -15,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, SelectionList, Static, TextArea
 
 from muse_tui.contracts import STAGE_NAMES, TRACK_ROLES
-from muse_tui.store.settings import Settings
+from muse_tui.store.settings import Settings, SettingsInvalid
 
 VIRTUAL = "\0virtual"
 
@@ -120,7 +119,7 @@ class SettingsScreen(Screen[None]):
     def action_save(self) -> None:
         try:
             settings = self._read()
-        except (ValueError, ValidationError) as exc:
+        except ValueError as exc:
             self.notify(_why(exc), title="Not saved", severity="error", timeout=8)
             return
         self.post_message(self.Saved(settings))
@@ -149,9 +148,7 @@ class SettingsScreen(Screen[None]):
         )
 
 
-def _why(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        first = exc.errors(include_url=False)[0]
-        where = ".".join(str(p) for p in first["loc"]).replace("_", " ")
-        return f"{where}: {first['msg']}. Fix it and press ctrl+s again."
+def _why(exc: ValueError) -> str:
+    if isinstance(exc, SettingsInvalid):
+        return f"{exc.key.replace('_', ' ')}: {exc.why}. Fix it and press ctrl+s again."
     return str(exc)

@@ -20,6 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer
@@ -104,6 +105,9 @@ class StudioScreen(Screen[None]):
         self.comparing = Comparing(self.listening, id="comparing")
 
     def compose(self) -> ComposeResult:
+        # The size's breakpoint classes before the panes are styled: the first resize
+        # then finds them set, instead of styling every widget a second time.
+        self.update_classes(self._breakpoint_classes(self.app.size), update=False)
         cfg = self.app.config
         prompt = PromptInput(id="prompt")
         prompt.cursor_blink = cfg.animate
@@ -124,6 +128,19 @@ class StudioScreen(Screen[None]):
         yield TransportBar(id="transport")
         yield Footer(compact=True)
         yield from (self.composer, self.editor, self.comparing, self.listening)
+
+    def _breakpoint_classes(self, size: Size) -> dict[str, bool]:
+        """The classes Textual's resize handler sets: per axis, the last breakpoint reached."""
+        classes: dict[str, bool] = {}
+        for extent, breakpoints in (
+            (size.width, self.app.HORIZONTAL_BREAKPOINTS or []),
+            (size.height, self.app.VERTICAL_BREAKPOINTS or []),
+        ):
+            reached = [name for edge, name in sorted(breakpoints) if extent >= edge]
+            classes.update(
+                {name: name == reached[-1] if reached else False for _, name in breakpoints}
+            )
+        return classes
 
     def on_mount(self) -> None:
         self.query_one(HistoryPane).display = False  # until a session is open

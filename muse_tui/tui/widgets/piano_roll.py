@@ -219,11 +219,11 @@ class PianoRoll(ScrollView, can_focus=True):
         return self._styles
 
     def render_line(self, y: int) -> Strip:
-        styles = self._style_table()
         width = self.size.width
-        if self.track is None:
+        if self.track is None:  # the empty studio's roll: no need for the note colours yet
             text = "The selected track's notes show here." if y == 0 else ""
             return Strip([Segment(text.ljust(width)[:width], self.rich_style)], width)
+        styles = self._style_table()
         if y == 0:
             return self._ruler(styles, width)
         if y == 1:
