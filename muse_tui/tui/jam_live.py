@@ -81,7 +81,23 @@ class LiveJam:
         if not prepare or self._prepared or beat < loop_beats * PREPARE_AT:
             return None
         self._prepared = True
-        return self._queue_next_round()
+        round_ = self._queue_next_round()
+        self._wrapped_meanwhile(loop_beats)
+        return round_
+
+    def _wrapped_meanwhile(self, loop_beats: float) -> None:
+        """Count a wrap that passed while the round was being prepared.
+
+        On a starved machine the band can take longer than the rest of the pass:
+        its parts then reach the player after the wrap and come in at the end of
+        the new pass. That pass plays the round before once more, and is already
+        prepared: a next round queued in it would land on the same boundary.
+        """
+        beat = self.player.playhead.song_beat % loop_beats
+        if beat + 1e-6 < self._last_beat:
+            self.passes += 1
+            self.sounding = self.heard[-2]
+        self._last_beat = beat
 
     def _queue_next_round(self) -> JamRound:
         with self._lock:
