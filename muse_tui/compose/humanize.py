@@ -104,11 +104,6 @@ def unswing_position(beat: float, swing: float, unit: SwingUnit) -> float:
     return origin + half + (inside - split) * half / (pair - split)
 
 
-def _on_grid_step(beat: float) -> int | None:
-    step = round(beat * 4)
-    return step if abs(beat * 4 - step) < 1e-6 else None
-
-
 def _swinger(swing: float, unit: SwingUnit) -> Callable[[float], float]:
     """`swing_position` of one feel as a function of the beat, the pair's sizes worked out
     once: `humanize` places every note of a part with one."""
@@ -130,7 +125,7 @@ def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: i
     """Notes as played with `feel`, one per draft, in the drafts' order (none dropped yet).
 
     Every note of a song passes through here, so the loop reads the feel once,
-    does `_on_grid_step` and `_tick` in line, and builds each note without
+    finds the 16th step and rounds to ticks in line, and builds each note without
     validating it: the velocity, start and length it computes are always in
     range, so only the pitch, which comes from the part, is checked (`played_note`).
     """

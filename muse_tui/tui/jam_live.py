@@ -73,11 +73,9 @@ class LiveJam:
             return None
         loop_beats = self.jam.round.context.loop_beats
         beat = head.song_beat % loop_beats
-        if beat + 1e-6 < self._last_beat:  # the loop wrapped: a new pass, the queued round heard
+        if self._wrapped(beat):  # a new pass: the queued round is heard
             self._prepared = False
             self.sounding = self.heard[-1]
-            self.passes += 1
-        self._last_beat = beat
         if not prepare or self._prepared or beat < loop_beats * PREPARE_AT:
             return None
         self._prepared = True
@@ -93,11 +91,16 @@ class LiveJam:
         the new pass. That pass plays the round before once more, and is already
         prepared: a next round queued in it would land on the same boundary.
         """
-        beat = self.player.playhead.song_beat % loop_beats
-        if beat + 1e-6 < self._last_beat:
-            self.passes += 1
+        if self._wrapped(self.player.playhead.song_beat % loop_beats):
             self.sounding = self.heard[-2]
+
+    def _wrapped(self, beat: float) -> bool:
+        """Whether the loop wrapped since the playhead was last looked at; counts the pass."""
+        wrapped = beat + 1e-6 < self._last_beat
         self._last_beat = beat
+        if wrapped:
+            self.passes += 1
+        return wrapped
 
     def _queue_next_round(self) -> JamRound:
         with self._lock:
