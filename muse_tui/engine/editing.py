@@ -11,6 +11,7 @@ genre) ask the `ApprovalGate` first, saying what will be regenerated and what st
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -45,7 +46,7 @@ from muse_tui.store.progression_file import write_progression
 from muse_tui.store.proposal_file import PROPOSAL_DIR, drop_proposal, sweep_proposal_folder
 from muse_tui.store.session_writer import write_session
 from muse_tui.store.smf import write_song_midi
-from muse_tui.store.transaction import session_change
+from muse_tui.store.transaction import CHANGE_DIR, session_change
 
 from .planning import Reach, blast_radius, plan_targets
 from .protocols import ApprovalGate, AutoApprove
@@ -345,6 +346,7 @@ def _from_undo(done: UndoResult) -> ModifySongResult:
 _WHOLE_SESSION = re.compile(
     r"^(tempo|key|mode|timeSignature|arrangement|genre|title|buses|tracks$|tracks\[\d+\]\.(preset|effectChain))"
 )
+_WORKING_FOLDERS = frozenset({PROPOSAL_DIR, CHANGE_DIR})
 _ONE_TRACK = re.compile(r"^tracks\[(\d+)\]\.(regions|program|drumKit|volume|pan|channel|name)")
 
 
@@ -376,11 +378,24 @@ def write_changed_files(
 
 
 def _fingerprints(session_dir: Path) -> dict[str, str]:
+    """SHA-1 of each session file, by relative path.
+
+    Another writer may be mid-change in the same folder: its working folders
+    (a proposal, `.muse-change/`) are not the session's files, and a file that
+    vanishes between listing and reading is simply not there.
+    """
     found = {}
-    for path in session_dir.rglob("*"):
-        relative = path.relative_to(session_dir)
-        if relative.parts[0] == PROPOSAL_DIR:
-            continue
-        if path.is_file() and not path.name.endswith((".bak", ".tmp", LOCK_FILE)):
-            found[relative.as_posix()] = hashlib.sha1(path.read_bytes()).hexdigest()
+    for folder, dirs, names in os.walk(session_dir):  # os.walk skips folders that vanish
+        if folder == str(session_dir):
+            dirs[:] = [d for d in dirs if d not in _WORKING_FOLDERS]
+        for name in names:
+            if name.endswith((".bak", ".tmp", LOCK_FILE)):
+                continue
+            path = Path(folder, name)
+            try:
+                found[path.relative_to(session_dir).as_posix()] = hashlib.sha1(
+                    path.read_bytes()
+                ).hexdigest()
+            except (FileNotFoundError, IsADirectoryError):
+                continue
     return found

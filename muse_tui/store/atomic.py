@@ -126,6 +126,15 @@ def fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def leftover_temp_files(folder: Path) -> list[Path]:
-    """Temp files a killed writer left behind under `folder`."""
-    return sorted(p for p in folder.rglob(f"*{TMP_SUFFIX}") if p.is_file())
+def leftover_temp_files(folder: Path, *, skip: frozenset[str] = frozenset()) -> list[Path]:
+    """Temp files a killed writer left behind under `folder`.
+
+    The folders named in `skip` (directly under `folder`) are not searched, and a
+    folder that vanishes while it is listed (another writer's) is passed over.
+    """
+    found = []
+    for where, dirs, names in os.walk(folder):  # os.walk skips what vanishes
+        if where == str(folder):
+            dirs[:] = [d for d in dirs if d not in skip]
+        found += [Path(where, n) for n in names if n.endswith(TMP_SUFFIX)]
+    return sorted(p for p in found if p.is_file())

@@ -155,7 +155,8 @@ def drop_proposal(session_dir: Path) -> None:
 def sweep_proposal_folder(session_dir: Path) -> None:
     """Remove the empty folders a removed proposal leaves (its files are already gone)."""
     folder = session_dir / PROPOSAL_DIR
-    if folder.is_dir() and not any(p.is_file() for p in folder.rglob("*")):
+    # os.walk passes over a folder another writer removes meanwhile.
+    if folder.is_dir() and not any(names for _, _, names in os.walk(folder)):
         shutil.rmtree(folder, ignore_errors=True)
 
 

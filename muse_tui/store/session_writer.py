@@ -59,7 +59,7 @@ from muse_tui.store.smf import (
     midi_file_names,
     write_song_midi,
 )
-from muse_tui.store.transaction import session_batch
+from muse_tui.store.transaction import CHANGE_DIR, session_batch
 
 _DESCRIPTIONS = {
     "state/song-state.json": "The song (tracks, arrangement, chords, history) for muse-studio",
@@ -89,7 +89,8 @@ def write_session(
     incomplete but with whole files.
     """
     session_dir.mkdir(parents=True, exist_ok=True)
-    for leftover in leftover_temp_files(session_dir):  # from an earlier writer that was killed
+    # From an earlier writer that was killed; a change in flight is `recover`'s to finish.
+    for leftover in leftover_temp_files(session_dir, skip=frozenset({CHANGE_DIR})):
         leftover.unlink(missing_ok=True)
     with session_batch(session_dir):
         return _write_session(session_dir, pipeline, presets, midi_written, state_written)

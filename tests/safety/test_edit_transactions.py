@@ -124,3 +124,53 @@ def test_the_lock_and_the_journal_are_not_reported_as_song_files(folder: Path) -
         not name.startswith((".muse-lock", ".muse-change")) for name in result.updated_files
     )
     assert not (folder / ".muse-change").exists()
+
+
+def test_a_rival_change_in_flight_neither_breaks_nor_joins_the_reported_files(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another writer's `.muse-change/` appears and vanishes while this change lists the folder.
+
+    CI once caught `modify` listing a rival's change folder just as its commit
+    deleted it: a traceback instead of an applied or refused change.
+    """
+    import os
+
+    rival = folder / ".muse-change"
+    scandir = os.scandir
+
+    class Listed:  # what scandir listed, handed out after the rival's commit deleted it
+        def __init__(self, entries: list[os.DirEntry[str]]) -> None:
+            self.entries = iter(entries)
+
+        def __enter__(self) -> Listed:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+        def __iter__(self) -> Listed:
+            return self
+
+        def __next__(self) -> os.DirEntry[str]:
+            return next(self.entries)
+
+        def close(self) -> None:
+            pass
+
+    def rival_commits_meanwhile(path: object = ".") -> Listed:
+        if isinstance(path, int) or os.fspath(path) != os.fspath(folder):
+            return scandir(path)
+        rival.mkdir(exist_ok=True)
+        (rival / "journal.json").write_text("{}")
+        with scandir(path) as listing:
+            entries = Listed(list(listing))
+        shutil.rmtree(rival)
+        return entries
+
+    monkeypatch.setattr(os, "scandir", rival_commits_meanwhile)
+    pipeline = load_checkpoint(folder)
+    result = run_blocking(modify(pipeline, REQUEST, session_dir=folder, clock=fixed_clock))
+    assert result.status == "applied"
+    assert result.updated_files
+    assert all(not name.startswith(".muse-change") for name in result.updated_files)
