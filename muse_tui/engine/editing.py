@@ -10,8 +10,6 @@ genre) ask the `ApprovalGate` first, saying what will be regenerated and what st
 
 from __future__ import annotations
 
-import hashlib
-import os
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -40,13 +38,13 @@ from muse_tui.contracts import (
 )
 from muse_tui.contracts.editing import ModifySongResult, UndoResult
 from muse_tui.store.checkpoint import write_checkpoint
-from muse_tui.store.lock import LOCK_FILE
+from muse_tui.store.fingerprints import session_fingerprints
 from muse_tui.store.manifest import record_run_in_manifest
 from muse_tui.store.progression_file import write_progression
-from muse_tui.store.proposal_file import PROPOSAL_DIR, drop_proposal, sweep_proposal_folder
+from muse_tui.store.proposal_file import drop_proposal, sweep_proposal_folder
 from muse_tui.store.session_writer import write_session
 from muse_tui.store.smf import write_song_midi
-from muse_tui.store.transaction import CHANGE_DIR, session_change
+from muse_tui.store.transaction import session_change
 
 from .planning import Reach, blast_radius, plan_targets
 from .protocols import ApprovalGate, AutoApprove
@@ -346,7 +344,6 @@ def _from_undo(done: UndoResult) -> ModifySongResult:
 _WHOLE_SESSION = re.compile(
     r"^(tempo|key|mode|timeSignature|arrangement|genre|title|buses|tracks$|tracks\[\d+\]\.(preset|effectChain))"
 )
-_WORKING_FOLDERS = frozenset({PROPOSAL_DIR, CHANGE_DIR})
 _ONE_TRACK = re.compile(r"^tracks\[(\d+)\]\.(regions|program|drumKit|volume|pan|channel|name)")
 
 
@@ -357,7 +354,7 @@ def write_changed_files(
 
     A pending proposal goes with the change: it was made on the song as it was.
     """
-    before = _fingerprints(session_dir)
+    before = session_fingerprints(session_dir)
     paths = [c.path for c in changes]
     song = pipeline.song_state
     with session_change(session_dir):  # every file of the change lands, or none does
@@ -373,29 +370,5 @@ def write_changed_files(
             record_run_in_manifest(session_dir, pipeline)
         drop_proposal(session_dir)  # a proposal made on the song before this change is stale
     sweep_proposal_folder(session_dir)
-    after = _fingerprints(session_dir)
+    after = session_fingerprints(session_dir)
     return sorted(p for p, digest in after.items() if before.get(p) != digest)
-
-
-def _fingerprints(session_dir: Path) -> dict[str, str]:
-    """SHA-1 of each session file, by relative path.
-
-    Another writer may be mid-change in the same folder: its working folders
-    (a proposal, `.muse-change/`) are not the session's files, and a file that
-    vanishes between listing and reading is simply not there.
-    """
-    found = {}
-    for folder, dirs, names in os.walk(session_dir):  # os.walk skips folders that vanish
-        if folder == str(session_dir):
-            dirs[:] = [d for d in dirs if d not in _WORKING_FOLDERS]
-        for name in names:
-            if name.endswith((".bak", ".tmp", LOCK_FILE)):
-                continue
-            path = Path(folder, name)
-            try:
-                found[path.relative_to(session_dir).as_posix()] = hashlib.sha1(
-                    path.read_bytes()
-                ).hexdigest()
-            except (FileNotFoundError, IsADirectoryError):
-                continue
-    return found
