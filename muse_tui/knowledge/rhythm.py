@@ -265,6 +265,11 @@ class CompingRhythm(GridLevels):
         description="a hit held across a chord change plays the coming chord (bossa, samba) "
         "instead of striking again on the change, which the pattern does not have",
     )
+    held_players: list[tuple[int, int]] = Field(
+        default_factory=list,
+        description="GM programs (0-based, inclusive ranges) that would hold their chords but "
+        "play this rhythm when it is the answer: their own idiom (organs bubble under a skank)",
+    )
     source: str = ""
 
 

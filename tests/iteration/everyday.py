@@ -34,7 +34,7 @@ from muse_tui.theory import parse_chord
 SONGS = {
     "soul": ("neo soul, late night, 85 bpm, in Eb minor", 7),
     "trap": ("dark trap beat with 808s, 140 bpm", 3),
-    "pop": ("upbeat pop song with piano in C major, 110 bpm", 5),
+    "pop": ("upbeat pop song in C major, 110 bpm: drums, bass, piano and lead", 5),
     "house": ("deep house groove with pads, 122 bpm", 2),
 }
 KICKS = {35, 36}

@@ -232,12 +232,33 @@ def track_roles(
         if "percussion" in roles and "drums" in dna.roles and "drums" not in roles:
             roles.append("drums")  # congas or a cowbell add to the kit, they don't replace it
     else:
-        roles = _fill_band(named, dna.roles) if named else list(dna.roles)
+        roles = _band_around(named, requests, dna, lexicon)
     if any(rule.drum_voices for rule in rules) and "drums" not in roles:
         roles.append("drums")
     removed = {role for rule in rules for role in rule.removes_roles}
     kept = [r for r in TRACK_ROLES if r in roles and r not in removed]
     return kept, requests, not named
+
+
+def _band_around(
+    named: list[TrackRole], requests: list[str], dna: GenreDNAVector, lexicon: IntentLexicon
+) -> list[TrackRole]:
+    """The genre's band around the named sounds.
+
+    A sound the genre already plays (strings in a ballad, organ in reggae) confirms
+    its band rather than reshaping it: a usual harmony instrument is the genre's own
+    harmony part (jazz piano is its keys, not a second piano), a usual kit sound
+    still gets its track (phonk's cowbell). A new harmony sound ("gospel with a
+    pad") makes the harmony with the others named beside it.
+    """
+    usual = {lexicon.instrument_in(sound) for sound in dna.instruments}
+    new = requested_roles([r for r in requests if r not in usual], lexicon)
+    harmony = frozenset(arrangement_table().role_groups["harmony"])
+    if harmony & set(new):
+        return _fill_band(named, dna.roles)
+    roles = _fill_band(new, dna.roles) if new else list(dna.roles)
+    has_harmony = bool(harmony & set(roles))
+    return roles + [r for r in named if r not in roles and not (r in harmony and has_harmony)]
 
 
 def requested_roles(requests: list[str], lexicon: IntentLexicon) -> list[TrackRole]:

@@ -31,6 +31,10 @@ VOICING_ORDER = ("comp", "held", "answer", "pad", "arp")
 UNDER_THE_LEAD = frozenset({"comp", "answer"})
 #: The least room a layer keeps under the lead (an octave and a half).
 MIN_SPAN = 18
+#: Room enough for a pad's 2-3 notes: an octave.
+PAD_ROOM = 12
+#: Below this (E3) held chords muddy the bass: a pad goes above the lead instead.
+MUD_FLOOR = 52
 #: Intervals above the root that colour a chord (thirds, sevenths, ninth): a layer keeps one.
 _COLOUR = frozenset({2, 3, 4, 10, 11})
 
@@ -48,8 +52,9 @@ def placements(ctx: PartContext) -> dict[str, Placement]:
     """Every harmony track of the song (by role) with its layer and rhythm.
 
     Organs and strings hold their chords, unless no other chords or keys track
-    would play the genre's comping rhythm: then one of them plays it, an organ
-    before strings or a choir.
+    would play the genre's comping rhythm (then one of them plays it, an organ
+    before strings or a choir), or the rhythm's answer is the organ's own idiom
+    (its `held_players`: the reggae organ bubbles under the guitar's skank).
 
     The band is the one S4 writes (`choose_tracks` of the intent), so the first
     compose and a later rewrite of one track agree; tracks added since come after it.
@@ -61,12 +66,15 @@ def placements(ctx: PartContext) -> dict[str, Placement]:
     crowded = len(band) > 1
     held = [t for t in band if t.role in ("chords", "keys") and _holds(ctx, t)]
     comping = [t for t in band if t.role in ("chords", "keys") and t not in held]
+    genre = ctx.style.chord_rhythm if ctx.style.chord_rhythm != "none" else "sustained"
+    answer = _rhythm(ctx, genre).answer
     if held and not comping:  # someone plays the genre's comping: an organ alone skanks in reggae
         chopper = min(held, key=lambda t: t.program or 0)  # an organ chops before strings
         held.remove(chopper)
         comping.append(chopper)
-    genre = ctx.style.chord_rhythm if ctx.style.chord_rhythm != "none" else "sustained"
-    answer = _rhythm(ctx, genre).answer
+    elif owners := [t for t in held if _plays(t, _rhythm(ctx, answer).held_players)]:
+        held.remove(owners[0])  # the answer is this organ's own part: it bubbles, not holds
+        comping.append(owners[0])
     if genre == "sustained" and any(t.role == "pad" or t in held for t in band):
         genre, answer = answer, genre  # a pad already holds the chords: the keys pulse them
     found: dict[str, Placement] = {}
@@ -106,15 +114,26 @@ def layer_voicings(
     raise AssertionError("the track is always among its own placements")  # pragma: no cover
 
 
-def _lead_floor(ctx: PartContext) -> int | None:
-    """The lowest pitch the song's lead may play (None: the band has no lead)."""
+def _lead_window(ctx: PartContext) -> tuple[int, int] | None:
+    """The lowest and highest pitch the song's lead may play (None: the band has no lead)."""
     from .lead import lead_style, lead_window  # the lead's register is the lead's to say
 
     lead = next((t for t in choose_tracks(ctx.intent, random.Random(0)) if t.role == "lead"), None)
     if lead is None:
         return None
     lead_ctx = PartContext(lead, ctx.song, ctx.intent, ctx.section, ctx.table)
-    return lead_window(lead_ctx, lead_style(lead_ctx))[0]
+    return lead_window(lead_ctx, lead_style(lead_ctx))
+
+
+def _beside_the_lead(low: int, high: int, lead: tuple[int, int]) -> tuple[int, int]:
+    """The pad's pitches clear of the melody's: under it, or above it when under is mud.
+
+    A pad held inside the lead's register smears every melody note it meets.
+    """
+    floor, top = lead
+    if floor - 1 - MUD_FLOOR >= PAD_ROOM:  # all the room down to the mud: the comping took some
+        return MUD_FLOOR, min(high, floor - 1)
+    return top + 1, top + 1 + PAD_ROOM
 
 
 def layer(ctx: PartContext, name: str) -> HarmonyLayer:
@@ -123,8 +142,12 @@ def layer(ctx: PartContext, name: str) -> HarmonyLayer:
 
 def _holds(ctx: PartContext, track: Track) -> bool:
     """Organs, string sections, choirs and synth pads hold their chords rather than comp."""
+    return _plays(track, ctx.table.held_programs)
+
+
+def _plays(track: Track, programs: list[tuple[int, int]]) -> bool:
     program = track.program
-    return program is not None and any(lo <= program <= hi for lo, hi in ctx.table.held_programs)
+    return program is not None and any(lo <= program <= hi for lo, hi in programs)
 
 
 def _rhythm(ctx: PartContext, name: str) -> CompingRhythm:
@@ -136,8 +159,13 @@ def _voice(
 ) -> list[tuple[int, ...]]:
     where = layer(ctx, placement.layer)
     low, high = where.pitch_range
-    if placement.layer in UNDER_THE_LEAD and (floor := _lead_floor(ctx)) is not None:
-        high = max(low + MIN_SPAN, min(high, floor - 1))  # the melody sits on top of the comping
+    window = _lead_window(ctx)
+    if placement.layer in UNDER_THE_LEAD and window is not None:
+        high = max(
+            low + MIN_SPAN, min(high, window[0] - 1)
+        )  # the melody sits on top of the comping
+    elif placement.layer == "pad" and window is not None:
+        low, high = _beside_the_lead(low, high, window)
     count = where.voices[0] if ctx.density == "sparse" else where.voices[1]
     if placement.layer == "pad" and band > 2:
         count = where.voices[0]  # a full band leaves the pad two notes

@@ -34,6 +34,20 @@ def test_two_passing_mentions_are_not_a_list() -> None:
 
 
 @pytest.mark.parametrize(
+    ("prompt", "plain"),
+    [
+        ("sad piano ballad in D major with strings", "sad piano ballad in D major"),
+        ("reggae in G major with organ", "reggae in G major"),
+        ("gospel in Ab major with organ", "gospel in Ab major"),
+    ],
+)
+def test_naming_a_sound_the_genre_already_plays_keeps_its_band(prompt: str, plain: str) -> None:
+    """Strings in a ballad, organ in reggae: the word confirms the band, it does not replace
+    the genre's other harmony parts (the ballad kept no piano chords, reggae lost its skank)."""
+    assert decompose(prompt).intent.roles == decompose(plain).intent.roles
+
+
+@pytest.mark.parametrize(
     "prompt",
     [
         "sad piano ballad in E major, 70 BPM",
