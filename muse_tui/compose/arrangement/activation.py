@@ -2,10 +2,11 @@
 
 The template names groups or roles in order of entry; then the rules a producer
 expects are enforced whatever the template says: an intro has at most two
-tracks, the last chorus, hook or drop has everyone (the earlier ones hold one
-colour part back, so the last one grows), a break strips down from the section
-before it, and an outro takes tracks away from the busiest section. A drumless
-section that comes back with the same players gains one, where its rule allows.
+tracks, the last chorus, hook or drop has everyone (the earlier ones hold back
+one colour part the section before them lacked, so the last one grows), a
+break strips down from the section before it, and an outro takes tracks away
+from the busiest section. A drumless section that comes back with the same
+players gains one, where its rule allows.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def plan_activation(
         players = list(roles) if index in showcases else resolve_play(play, roles, groups)
         players = players or stand_in
         if kind in PEAK_KINDS and index != last_of_kind[kind]:
-            players = _holding_back(players)
+            players = _holding_back(players, active[-1] if active else [])
         most = len(roles)
         if kind == "intro":
             most = INTRO_MAX_ROLES
@@ -95,11 +96,15 @@ def _joined(players: list[TrackRole], roles: Sequence[TrackRole], most: int) -> 
     return [*players, joining] if joining is not None and len(players) < most else players
 
 
-def _holding_back(players: list[TrackRole]) -> list[TrackRole]:
-    """The players less one colour part, saved for the last peak to add."""
+def _holding_back(players: list[TrackRole], before: Sequence[TrackRole]) -> list[TrackRole]:
+    """The players less one colour part, saved for the last peak to add.
+
+    Only a part the section before did not have is saved: a chorus that dropped
+    the verse's strings would land thinner than the verse, not lift.
+    """
     if len(players) < MIN_ROLES_TO_HOLD_BACK:
         return players
-    held = next((role for role in HELD_BACK if role in players), None)
+    held = next((role for role in HELD_BACK if role in players and role not in before), None)
     return [role for role in players if role != held]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -56,13 +57,25 @@ def test_the_trap_form_opens_on_the_hook() -> None:
     ]
 
 
-def test_earlier_choruses_hold_the_pad_back_for_the_last_one() -> None:
-    song = arrange("pop_rnb", BAND, rng=random.Random(3))
-    choruses = [s for s in song.sections if s.kind == "chorus"]
+def test_an_earlier_hook_holds_back_a_colour_the_section_before_lacked() -> None:
+    song = arrange("trap", [*BAND, "keys"], rng=random.Random(3))
+    hooks = [s for s in song.sections if s.kind == "hook"]
 
-    assert all("pad" not in c.active_roles for c in choruses[:-1])
-    assert set(choruses[-1].active_roles) == set(BAND)
-    assert all("lead" in c.active_roles for c in choruses)
+    assert song.sections[0].kind == "intro" and "keys" not in song.sections[0].active_roles
+    assert "keys" not in hooks[0].active_roles  # saved: the intro before it had no keys
+    assert set(hooks[-1].active_roles) == {*BAND, "keys"}
+    assert all("lead" in h.active_roles for h in hooks)
+
+
+@pytest.mark.parametrize("template", TEMPLATES)
+def test_a_peak_never_drops_a_part_the_section_before_it_had(template: str) -> None:
+    """A chorus that lost the verse's strings would land thinner than the verse, not lift."""
+    for seed in range(4):
+        sections = arrange(template, [*BAND, "keys"], rng=random.Random(seed)).sections
+        for before, peak in itertools.pairwise(sections):
+            if peak.kind in ("chorus", "hook", "drop"):
+                lost = set(before.active_roles) - set(peak.active_roles)
+                assert not lost, f"{template} seed {seed}: {peak.name} drops {lost}"
 
 
 def test_only_the_last_chorus_drops_out_before_its_last_phrase_and_the_lead_carries_it() -> None:
