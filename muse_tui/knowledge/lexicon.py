@@ -162,6 +162,12 @@ class SubGenre(Contract):
 
     genre: str
     phrases: list[str] = Field(min_length=1)
+    tempo_shift: float = Field(
+        default=0.0,
+        ge=-1,
+        le=1,
+        description="where in the genre's range it sits: a jazz ballad is slow",
+    )
 
 
 class IntentLexicon(Contract):

@@ -59,6 +59,8 @@ def decompose(
 
     shift = sum(lexicon.moods[m].tempo_shift for m in reading.moods)
     shift += sum(lexicon.tempo_words[w].tempo_shift for w in reading.tempo_words)
+    paced = [lexicon.sub_genres[s] for s in reading.sub_genres if lexicon.sub_genres[s].tempo_shift]
+    shift += sum(sub.tempo_shift for sub in paced)
     tempo = choose_tempo(
         dna,
         [genres.get(g) for g in ids],
@@ -67,6 +69,7 @@ def decompose(
         max(-1.0, min(1.0, shift)),
         _half_time_hint(reading, lexicon),
         _usual_tempo(choice, genres) or dna.tempo_default,
+        f"the {paced[0].phrases[0]} feel" if paced else "the mood",
     )
     dna = _with_meeting(dna, tempo, reading, lexicon)
     primary = max(ids, key=lambda g: choice.weights[g])  # the first named wins a tie

@@ -75,11 +75,13 @@ def choose_tempo(
     shift: float,
     half_time_hint: bool | None,
     usual: float | None = None,
+    shifted_by: str = "the mood",
 ) -> TempoChoice:
     """The song's BPM: as asked, else where the sources meet, else the genre's `usual` tempo.
 
-    `shift` (-1…+1, from moods and words like "slow") moves an unasked tempo
-    toward the edge of its range.
+    `shift` (-1…+1, from moods, words like "slow" and sub-genres like "jazz
+    ballad") moves an unasked tempo toward the edge of its range; `shifted_by`
+    says what moved it, for the reasoning.
     """
     meeting = where_tempos_meet(sources) if len(sources) > 1 else None
     usual = dna.tempo_default if usual is None else usual
@@ -121,7 +123,7 @@ def choose_tempo(
     default = usual if low <= usual <= high else (low + high) / 2
     reach = (high - default) if shift > 0 else (default - low)
     bpm = _round(default + shift * reach)
-    lean = f", {'faster' if shift > 0 else 'slower'} for the mood" if shift else ""
+    lean = f", {'faster' if shift > 0 else 'slower'} for {shifted_by}" if shift else ""
     name = genre_words(dna)
     if sources and _any_artist(sources):
         names = ", ".join(s.name for s in sources)

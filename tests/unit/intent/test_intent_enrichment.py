@@ -95,6 +95,23 @@ def test_moods_and_tempo_words_move_an_unspecified_tempo_within_the_genre() -> N
     assert 130 <= slow < plain < fast <= 160
 
 
+@pytest.mark.parametrize(
+    ("prompt", "low", "high"),
+    [
+        ("jazz ballad with piano, upright bass and brushes", 60, 85),
+        ("bebop with trumpet", 160, 240),
+        ("r&b slow jam", 60, 75),
+        ("hard techno", 135, 150),
+        ("punk", 135, 180),
+    ],
+)
+def test_a_sub_genre_sets_its_own_pace_within_the_genre(prompt: str, low: int, high: int) -> None:
+    """A jazz ballad is not jazz at its usual 120: the sub-genre says where in the range it sits."""
+    intent = decompose(prompt).intent
+    assert low <= (intent.tempo or 0) <= high
+    assert intent.tempo_analysis is not None and "feel" in intent.tempo_analysis.reasoning
+
+
 def test_key_conventions_follow_the_genre_and_the_mood() -> None:
     assert decompose("dark trap").intent.mode == "minor"
     assert decompose("happy house").intent.mode == "major"
