@@ -32,6 +32,7 @@ class GenreEntry(GenreDNAVector):
     """A genre as written in the file: the id is the key, so `genre` may be left out."""
 
     genre: str = ""
+    about: str = Field(default="", description="where its sounds and patterns come from")
 
 
 class _GenreFile(Contract):
@@ -81,6 +82,6 @@ def genre_table(root: Path) -> GenreTable:
             )
         if entry.blend:
             raise SkillFileError(path, f"{where}.blend: only blends made in code have a blend")
-        fields = entry.model_dump(exclude={"genre"})
+        fields = entry.model_dump(exclude={"genre", "about"})
         genres[genre_id] = GenreDNAVector.model_validate({**fields, "genre": genre_id})
     return GenreTable(path=path, entries=genres, kind="genre")

@@ -104,6 +104,13 @@ def test_a_piano_ballad_sings_its_melody_on_the_piano_over_the_comping(tmp_path:
         ("metal, 160 bpm, E minor", "Lead Guitar"),  # the solo guitar, not a synth
         ("disco, 118 bpm, A minor", "Brass"),  # the horn section's lines over the strings
         ("sad piano ballad", "Piano Melody"),
+        ("neo soul, 80 bpm", "Muted Trumpet"),  # Roy Hargrove on the Soulquarians records
+        ("r&b, 90 bpm", "Vocal Chops"),
+        ("acid techno, 132 bpm", "Acid Synth"),  # the 303 line is techno's lead
+        ("jazz fusion, 110 bpm", "Saw Lead"),  # the Minimoog solo
+        ("dembow, 120 bpm", "Brass"),  # horn stabs over the loop
+        ("indie, 120 bpm", "Lead Guitar"),
+        ("k-pop, 120 bpm", "Pluck"),
     ],
 )
 def test_a_genre_leads_with_its_own_instrument(prompt: str, lead: str) -> None:
