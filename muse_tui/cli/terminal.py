@@ -9,7 +9,14 @@ from dataclasses import dataclass, field
 from rich.console import Console
 from rich.status import Status
 
-from muse_tui.contracts import Ambiguity, Decision, HarmonyOutput, PipelineEvent, StageError
+from muse_tui.contracts import (
+    Ambiguity,
+    Decision,
+    HarmonyOutput,
+    PipelineEvent,
+    StageError,
+    StageFailed,
+)
 from muse_tui.engine.protocols import ApprovalRequest
 
 
@@ -22,6 +29,8 @@ class TerminalProgress:
     _status: Status | None = field(default=None, init=False)
     #: Why the run ended, when it ended with an error (the command turns some into advice).
     finish_error: StageError | None = field(default=None, init=False)
+    #: The last stage failure printed: the run's end need not repeat its sentence.
+    _failed: StageFailed | None = field(default=None, init=False)
 
     def emit(self, event: PipelineEvent) -> None:
         if event.kind == "pipeline_finished":
@@ -52,8 +61,8 @@ class TerminalProgress:
                 )
             case "stage_failed":
                 self._stop()
-                hint = f" {event.error.recovery_hint}" if event.error.recovery_hint else ""
-                self.console.print(f"[red]✗ Stage {event.stage}/8: {event.error.message}.{hint}[/]")
+                self._failed = event
+                self.console.print(f"[red]✗ Stage {event.stage}/8: {event.error.sentence}[/]")
             case "stage_skipped":
                 self.console.print(f"[dim]– Stage {event.stage}/8: {event.name} skipped[/]")
             case "pipeline_finished":
@@ -61,7 +70,9 @@ class TerminalProgress:
                 colour = {"completed": "green", "completed_partial": "yellow"}.get(
                     event.status, "red"
                 )
-                self.console.print(f"[{colour}]{event.message}[/]")
+                message = event.message_after(self._failed)
+                self._failed = None
+                self.console.print(f"[{colour}]{message}[/]")
                 if event.session_dir:
                     self.console.print(f"Session folder: {event.session_dir}")
             case _:

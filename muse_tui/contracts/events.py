@@ -97,6 +97,21 @@ class PipelineFinished(Contract):
     error: StageError | None = None
     details: dict[str, JsonValue] = Field(default_factory=dict)
 
+    def message_after(self, failed: StageFailed | None) -> str:
+        """The run's last line in a log that already showed `failed`, the last stage to fail.
+
+        When that stage's error is why the run failed, its line said why and what to
+        do: the end says only where the run stopped, not the same sentence again.
+        """
+        if (
+            self.status == "failed"
+            and failed is not None
+            and self.error is not None
+            and failed.error.message == self.error.message
+        ):
+            return f"The run stopped at stage {failed.stage}/8."
+        return self.message
+
 
 PipelineEvent = Annotated[
     PipelineStarted

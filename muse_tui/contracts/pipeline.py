@@ -64,6 +64,12 @@ class StageError(Contract):
     recovery_hint: str | None = None
     attempt: int = Field(default=1, ge=1)
 
+    @property
+    def sentence(self) -> str:
+        """The error and its way forward as one sentence: "X is broken; fix it."."""
+        hint = f"; {self.recovery_hint.rstrip('.')}" if self.recovery_hint else ""
+        return f"{self.message.rstrip('.')}{hint}."
+
 
 class ToolCallRecord(Contract):
     """One call a stage made (a generator, a writer), with its timing."""

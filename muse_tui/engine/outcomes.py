@@ -59,5 +59,4 @@ def finish_message(p: ComposerPipeline, error: StageError | None) -> str:
         return "Cancelled; nothing half-written was left behind."
     if error is None:
         return "The run failed for a reason nobody recorded; run it again with --json to see more."
-    hint = f"; {error.recovery_hint.rstrip('.')}" if error.recovery_hint else ""
-    return f"The run failed: {error.message.rstrip('.')}{hint}."
+    return f"The run failed: {error.sentence}"

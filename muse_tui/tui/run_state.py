@@ -62,8 +62,7 @@ class StageRow:
 
 def error_sentence(error: StageError) -> str:
     """The error as one sentence, with what to do when the engine knows."""
-    text = error.message.rstrip(".")
-    return f"{text}. {error.recovery_hint}" if error.recovery_hint else f"{text}."
+    return error.sentence
 
 
 @dataclass

@@ -153,3 +153,23 @@ def test_compose_into_a_folder_that_cannot_exist_says_so(runner: CliRunner, tmp_
     error = json.loads(result.stdout)["error"]
     assert error["message"].startswith(f"Cannot write the session {a_file / 'songs'}")
     assert "--out" in error["next"] and "Traceback" not in result.stderr
+
+
+def test_a_broken_skill_file_is_said_once_with_the_fix(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The failed stage's line says what is wrong and what to do; the run's end only says where
+    it stopped, instead of printing the same sentence twice."""
+    import shutil
+
+    skills = tmp_path / "skills"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "skills", skills)
+    (skills / "rhythm" / "comping.json").write_text("{ broken", encoding="utf-8")
+    monkeypatch.setenv("MUSE_SKILLS_DIR", str(skills))
+    code, out = compose(runner, *TRAP)
+    said = " ".join(out.split())
+    assert code == ExitCode.FAILED, out
+    assert "Traceback" not in out
+    assert "".join(out.split()).count("comping.json") == 1, out  # a long path wraps anywhere
+    assert "; fix the file or restore it from the repository." in said
+    assert "The run stopped at stage 1/8." in said

@@ -12,7 +12,7 @@ from ..session import OpenSong, follow_open_song
 from .tracker import duration_text
 
 if TYPE_CHECKING:
-    from muse_tui.contracts import PipelineEvent
+    from muse_tui.contracts import PipelineEvent, StageFailed
 
 STATUS_TONES = {"completed": "success", "completed_partial": "warning"}
 
@@ -22,6 +22,8 @@ class NotesLog(RichLog):
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(wrap=True, markup=False, highlight=False, min_width=20, **kwargs)  # type: ignore[arg-type]
+        #: The last stage failure written: the run's end need not repeat its sentence.
+        self._failed: StageFailed | None = None
 
     def on_mount(self) -> None:
         follow_open_song(self, self._open_song)
@@ -62,6 +64,7 @@ class NotesLog(RichLog):
                     "warning",
                 )
             case "stage_failed":
+                self._failed = event
                 self.say(
                     f"✗ Stage {event.stage}/8 {event.name}: {error_sentence(event.error)}", "error"
                 )
@@ -73,7 +76,8 @@ class NotesLog(RichLog):
                 answer = f" → {event.answer}" if event.answer else ""
                 self.say(f"  stage {event.stage}: {event.decision}{answer}", "dim")
             case "pipeline_finished":
-                self.say(event.message, STATUS_TONES.get(event.status, "error"))
+                self.say(event.message_after(self._failed), STATUS_TONES.get(event.status, "error"))
+                self._failed = None
                 if event.session_dir:
                     self.say(f"Session folder: {event.session_dir}", "dim")
             case _:
