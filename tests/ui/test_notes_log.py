@@ -28,14 +28,19 @@ def _finished(error: StageError | None, status: str = "failed") -> PipelineFinis
     )
 
 
-async def test_a_failed_stage_is_said_once_and_the_end_says_where_it_stopped() -> None:
+async def _logged(*events: StageFailed | PipelineFinished) -> str:
+    """What the notes log shows for these events, one line per row."""
     app = _Log()
     async with app.run_test(size=(200, 20)) as pilot:
         log = app.query_one(NotesLog)
-        log.show_event(StageFailed(stage=1, name="intent", error=BROKEN))
-        log.show_event(_finished(BROKEN))
+        for event in events:
+            log.show_event(event)
         await pilot.pause()
-        text = "\n".join(line.text for line in log.lines)
+        return "\n".join(line.text for line in log.lines)
+
+
+async def test_a_failed_stage_is_said_once_and_the_end_says_where_it_stopped() -> None:
+    text = await _logged(StageFailed(stage=1, name="intent", error=BROKEN), _finished(BROKEN))
     assert text.count("comping.json") == 1, text
     assert "; fix the file or restore it from the repository." in text
     assert text.rstrip().endswith("The run stopped at stage 1/8.")
@@ -43,11 +48,5 @@ async def test_a_failed_stage_is_said_once_and_the_end_says_where_it_stopped() -
 
 async def test_a_run_that_failed_for_another_reason_says_that_reason() -> None:
     other = StageError(code="FILE_WRITE_FAILED", message="No space left on device")
-    app = _Log()
-    async with app.run_test(size=(200, 20)) as pilot:
-        log = app.query_one(NotesLog)
-        log.show_event(StageFailed(stage=4, name="parts", error=BROKEN))
-        log.show_event(_finished(other))
-        await pilot.pause()
-        text = "\n".join(line.text for line in log.lines)
+    text = await _logged(StageFailed(stage=4, name="parts", error=BROKEN), _finished(other))
     assert "The run failed: No space left on device." in text
