@@ -183,7 +183,8 @@ def plan_parts(song: SongState, ctx: StageContext) -> PartsPlan:
     else:
         sections = list(song.arrangement.sections)
     tasks = []
-    for track in _song_tracks(ctx):
+    band = _song_tracks(ctx)
+    for track in band:
         role = track.role
 
         def write(
@@ -196,7 +197,7 @@ def plan_parts(song: SongState, ctx: StageContext) -> PartsPlan:
             # Seeded by the section's kind, so the second chorus brings back the first one's
             # hook and groove; repeats develop from the arrangement (compose.arrangement.repeats).
             rng = c.rng(f"{track.role}:{section.kind}")
-            region = write_part(track, s, intent, section, rng, kick_source=deps.get("drums"))
+            region = write_part(track, s, intent, section, rng, deps.get("drums"), band)
             # Same music for the same kind of section, but every region keeps its own id.
             region_id = new_id(c.rng(f"{track.role}:region:{section.start_bar}"))
             return region.model_copy(update={"id": region_id})

@@ -93,20 +93,25 @@ def write_song_midi(
     """Write `midi/full-arrangement.mid` and a file per track; arrange first unless `arranged`.
 
     Each track is encoded once: the per-track files reuse the same bytes as the full file.
+    The manifest entries take the sizes just written rather than asking the disk again.
     """
     playable = song if arranged else arrange_for_playback(song)
     end = song_end_tick(playable, PPQ)
     conductor = _chunk(_conductor(playable, PPQ), end)
     chunks = {t.id: _chunk(_instrument(t, PPQ), end) for t in playable.tracks}
-    full = f"{MIDI_DIR}/{FULL_ARRANGEMENT}.mid"
-    files = [(inside_session(session_dir, full), _smf([conductor, *chunks.values()]))]
-    names = midi_file_names(playable.tracks)
-    for track in playable.tracks:
-        files.append(
-            (inside_session(session_dir, names[track.id]), _smf([conductor, chunks[track.id]]))
-        )
-    write_atomic_files(files)
-    return midi_entries(session_dir, playable)
+    contents = [_smf([conductor, *chunks.values()])]
+    contents += [_smf([conductor, chunks[track.id]]) for track in playable.tracks]
+    described = _descriptions(playable, midi_file_names(playable.tracks))
+    sizes = write_atomic_files(
+        [
+            (inside_session(session_dir, relative), data)
+            for (relative, _), data in zip(described, contents, strict=True)
+        ]
+    )
+    return [
+        ManifestFile(path=relative, type="midi", description=description, size_bytes=size)
+        for (relative, description), size in zip(described, sizes, strict=True)
+    ]
 
 
 def _smf(chunks: list[bytes]) -> bytes:
@@ -116,14 +121,20 @@ def _smf(chunks: list[bytes]) -> bytes:
 
 def midi_entries(session_dir: Path, song: SongState) -> list[ManifestFile]:
     """Manifest entries for the MIDI files `write_song_midi` wrote for this song."""
+    return [
+        _written(session_dir, relative, description)
+        for relative, description in _descriptions(song, midi_file_names(song.tracks))
+    ]
+
+
+def _descriptions(song: SongState, names: dict[str, str]) -> list[tuple[str, str]]:
+    """(path, description) of each MIDI file of the song, in the order they are written."""
     full = f"{MIDI_DIR}/{FULL_ARRANGEMENT}.mid"
-    description = "Every track with tempo, key and section markers, as SMF format 1"
-    entries = [_written(session_dir, full, description)]
-    names = midi_file_names(song.tracks)
+    described = [(full, "Every track with tempo, key and section markers, as SMF format 1")]
     for track in song.tracks:
         description = f"{_text(track.name, track.role)} ({track.role}) alone, to import on its own"
-        entries.append(_written(session_dir, names[track.id], description))
-    return entries
+        described.append((names[track.id], description))
+    return described
 
 
 def _written(session_dir: Path, relative: str, description: str) -> ManifestFile:

@@ -12,7 +12,7 @@ from .listening import Part, base_name, step
 def section_notes(parts: Sequence[Part], section: Section, bpb: float) -> set[tuple[str, int, int]]:
     """Every (track, 16th step from the section's start, pitch) the section plays."""
     lo, hi = section.start_bar * bpb, section.end_bar * bpb
-    return {(p.track.id, step(n[0] - lo), n[2]) for p in parts for n in p.notes if lo <= n[0] < hi}
+    return {(p.track.id, step(n[0] - lo), n[2]) for p in parts for n in p.between(lo, hi)}
 
 
 def copied_sections(parts: Sequence[Part], sections: Sequence[Section], bpb: float) -> list[str]:

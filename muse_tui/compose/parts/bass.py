@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from muse_tui.contracts import ControlChange, Note, PitchBend, Region
 from muse_tui.theory.drums import KICK, KICK_ACOUSTIC
 
-from ..humanize import Draft, unswing_position
+from ..humanize import Draft, played_note, unswing_position
 from .context import PartContext, PartDraft
 from .grid import STEP, pick_per_phrase, read_hits
 from .harmony import SoundingChord, nearest_pitch
@@ -278,7 +278,8 @@ def _glide_bends(
         gap = target.start_beat - note.start_beat
         if gap <= 0:
             continue
-        notes[index] = note.model_copy(update={"duration_beats": gap})  # legato into the target
+        # legato into the target (gap > 0, so the note is built without validating it again)
+        notes[index] = played_note(note.pitch, note.velocity, note.start_beat, gap, note.channel)
         glide = min(0.25, gap * 0.4)
         full = max(-8192, min(8191, round((target.pitch - note.pitch) / GLIDE_RANGE * 8192)))
         begin = target.start_beat - glide

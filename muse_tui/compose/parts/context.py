@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -22,6 +23,7 @@ from ..humanize import Draft, Feel
 from .grid import steps_per_bar
 from .harmony import SectionHarmony
 from .style import Style, density_for, feel_for, loudness, resolve_style, track_look
+from .tracks import choose_tracks
 
 #: After humanising: the final notes in draft order → (notes, pitch bends). 808 glides use it.
 Finisher = Callable[[list[Note]], tuple[list[Note], list[PitchBend]]]
@@ -36,6 +38,19 @@ class PartContext:
     intent: PipelineIntent
     section: Section
     table: RhythmTable
+    #: The tracks S4 writes, when the caller has them (else `band` works them out).
+    song_tracks: Sequence[Track] | None = None
+
+    @cached_property
+    def band(self) -> Sequence[Track]:
+        """The song's band as S4 writes it (`choose_tracks` of the intent), ids aside.
+
+        Harmony parts place themselves against it, in every section; S4 hands its
+        tracks in rather than have each section choose them again.
+        """
+        if self.song_tracks is not None:
+            return self.song_tracks
+        return choose_tracks(self.intent, random.Random(0))
 
     @cached_property
     def style(self) -> Style:

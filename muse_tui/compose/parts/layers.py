@@ -14,7 +14,6 @@ concurrently), so each part still depends only on the harmony and the band.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from muse_tui.contracts import Track
@@ -22,7 +21,6 @@ from muse_tui.knowledge.rhythm import CompingRhythm, HarmonyLayer
 
 from .context import PartContext
 from .harmony import SoundingChord
-from .tracks import choose_tracks
 
 HARMONY_ROLES = frozenset({"chords", "keys", "pad", "arp"})
 #: The order layers choose their notes in: the comping keeps the progression's own voicing.
@@ -59,7 +57,7 @@ def placements(ctx: PartContext) -> dict[str, Placement]:
     The band is the one S4 writes (`choose_tracks` of the intent), so the first
     compose and a later rewrite of one track agree; tracks added since come after it.
     """
-    band = [t for t in choose_tracks(ctx.intent, random.Random(0)) if t.role in HARMONY_ROLES]
+    band = [t for t in ctx.band if t.role in HARMONY_ROLES]
     for track in [*ctx.song.tracks, ctx.track]:
         if track.role in HARMONY_ROLES and all(t.role != track.role for t in band):
             band.append(track)
@@ -118,10 +116,10 @@ def _lead_window(ctx: PartContext) -> tuple[int, int] | None:
     """The lowest and highest pitch the song's lead may play (None: the band has no lead)."""
     from .lead import lead_style, lead_window  # the lead's register is the lead's to say
 
-    lead = next((t for t in choose_tracks(ctx.intent, random.Random(0)) if t.role == "lead"), None)
+    lead = next((t for t in ctx.band if t.role == "lead"), None)
     if lead is None:
         return None
-    lead_ctx = PartContext(lead, ctx.song, ctx.intent, ctx.section, ctx.table)
+    lead_ctx = PartContext(lead, ctx.song, ctx.intent, ctx.section, ctx.table, ctx.song_tracks)
     return lead_window(lead_ctx, lead_style(lead_ctx))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from muse_tui.contracts import (
     HumanizationConfig,
@@ -51,15 +51,17 @@ def write_part(
     section: Section,
     rng: random.Random,
     kick_source: Region | None = None,
+    band: Sequence[Track] | None = None,
 ) -> Region:
     """One section of one track as a Region: notes relative to the region start, humanised.
 
     `kick_source` is the drum region of the same section; kick-locked bass
-    styles play on its kicks (without it they use their own rhythm). A repeat's
-    drop-out bar is left to its soloist; in a build the parts enter one after another.
+    styles play on its kicks (without it they use their own rhythm). `band` is the
+    song's tracks when the caller has them (else they are chosen from the intent). A
+    repeat's drop-out bar is left to its soloist; in a build the parts enter one after another.
     """
     region_id = new_id(rng)
-    ctx = PartContext(track, song, intent, section, rhythm_table())
+    ctx = PartContext(track, song, intent, section, rhythm_table(), band)
     draft = WRITERS[track.role](ctx, rng, kick_source)
     kit = ctx.look.kit
     drafts = shape_ending(
