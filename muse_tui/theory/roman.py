@@ -232,7 +232,7 @@ def _candidates(chord: Chord, key: Key) -> Iterator[str]:
     third = thirds[0] if thirds else 3 if diminished else 4
     fifth = fifths[0] if fifths else 6 if diminished else 7
     symbol = ""
-    if third == 3 and fifth == 6:
+    if third == 3 and (fifth == 6 or diminished):  # a dim7 with an altered fifth is still one
         symbol = {(10,): "ø", (9,): "o"}.get(sevenths, "o")
     elif third == 4 and fifth == 8:
         symbol = "+"
