@@ -66,6 +66,7 @@ ChordRhythm = Literal[
 VoicingStyle = Literal["close", "open", "drop2", "spread", "shell", "rootless"]
 ArrangementTemplateName = Literal[
     "pop_rnb",
+    "soul_funk",
     "house_edm",
     "trap",
     "jazz",

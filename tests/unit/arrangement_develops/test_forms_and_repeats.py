@@ -12,6 +12,7 @@ from muse_tui.compose.arrangement.repeats import repeat_of
 from muse_tui.compose.transitions import turned
 from muse_tui.contracts.intent import ArrangementTemplateName, DurationRange
 from muse_tui.knowledge.arrangement import arrangement_table
+from muse_tui.knowledge.genres import genre_table
 
 TEMPLATES: list[str] = list(ArrangementTemplateName.__args__)  # type: ignore[attr-defined]
 BAND = ["drums", "bass", "chords", "pad", "lead"]
@@ -131,3 +132,17 @@ def test_a_drumless_repeat_gains_a_part_its_first_time_lacked() -> None:
 
     assert breakdowns[0].active_roles == ["texture"]
     assert breakdowns[1].active_roles == ["bass", "texture"]
+
+
+@pytest.mark.parametrize("genre", ["soul", "funk", "disco", "gospel", "blues"])
+def test_a_live_band_never_stops_its_groove_for_a_pre_chorus(genre: str) -> None:
+    """Motown, Stax, James Brown: the drums play every section; the bridge breaks down to the
+    rhythm section and the horns, it does not drop the groove (pop's drumless pre-chorus)."""
+    template = genre_table().get(genre).arrangement_template
+    assert template == "soul_funk"
+    song = arrange(template, [*BAND, "keys"], rng=random.Random(5))
+    for section in song.sections:
+        assert "drums" in section.active_roles, f"{genre}: {section.name} has no drums"
+    (bridge,) = [s for s in song.sections if s.kind == "bridge"]
+    assert {"drums", "bass", "lead"} <= set(bridge.active_roles)
+    assert not {"chords", "keys", "pad"} & set(bridge.active_roles)
