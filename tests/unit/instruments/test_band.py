@@ -111,6 +111,7 @@ def test_a_piano_ballad_sings_its_melody_on_the_piano_over_the_comping(tmp_path:
         ("dembow, 120 bpm", "Brass"),  # horn stabs over the loop
         ("indie, 120 bpm", "Lead Guitar"),
         ("k-pop, 120 bpm", "Pluck"),
+        ("trip hop, 85 bpm", "Theremin"),  # Adrian Utley on Portishead's Dummy
     ],
 )
 def test_a_genre_leads_with_its_own_instrument(prompt: str, lead: str) -> None:
