@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 from collections.abc import Callable
 from dataclasses import replace
@@ -344,4 +345,8 @@ class StudioApp(App[None]):
 
 def run_studio(config: StudioConfig | None = None) -> None:
     """Open the full-screen studio (what `muse-studio` with no arguments does)."""
+    # Textual and the studio's modules, just imported, stay until the studio closes:
+    # frozen, the cyclic collector's full passes no longer walk them. The first one
+    # came during the first frame's drawing and cost it about 12 ms of its 350.
+    gc.freeze()
     StudioApp(config).run()
