@@ -95,6 +95,7 @@ class StudioApp(App[None]):
 
     def on_ready(self) -> None:
         """The first frame is painted: now what it did not need (sessions, skills, watchers)."""
+        gc.enable()  # `muse-studio` holds the collector off while it starts (see launch.py)
         self.load_history()
         if self.config.watch:
             self.watch_files("themes", lambda: list(self.config.themes_dirs))
