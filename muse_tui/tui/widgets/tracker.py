@@ -104,7 +104,7 @@ class StageTracker(Widget, can_focus=False):
         Counted, not drawn: Textual would draw the whole table once only to count its lines.
         """
         message = self._message()
-        folded = message.wrap(self.app.console, width) if message and width else ()
+        folded = message.wrap(self.app.console, width) if message is not None and width else ()
         return 1 + len(self.state.rows) + len(folded)
 
     def _message(self) -> Text | None:
