@@ -121,7 +121,10 @@ class Terminal:
     def close(self) -> None:
         try:
             os.write(self.fd, CTRL_Q)
-            self.process.wait(timeout=10)
+            deadline = time.perf_counter() + 10
+            while self.process.poll() is None and time.perf_counter() < deadline:
+                self._read(0.05)  # a program whose output nobody reads blocks, and never exits
+            self.process.wait(timeout=0.5)
         except (OSError, subprocess.TimeoutExpired):
             self.process.kill()
         os.close(self.fd)

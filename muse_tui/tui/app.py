@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 from collections.abc import Callable
 from dataclasses import replace
@@ -94,6 +95,7 @@ class StudioApp(App[None]):
 
     def on_ready(self) -> None:
         """The first frame is painted: now what it did not need (sessions, skills, watchers)."""
+        gc.enable()  # `muse-studio` holds the collector off while it starts (see launch.py)
         self.load_history()
         if self.config.watch:
             self.watch_files("themes", lambda: list(self.config.themes_dirs))
@@ -344,4 +346,7 @@ class StudioApp(App[None]):
 
 def run_studio(config: StudioConfig | None = None) -> None:
     """Open the full-screen studio (what `muse-studio` with no arguments does)."""
+    # Textual and the studio's modules, just imported, stay until the studio closes:
+    # frozen, the cyclic collector's passes no longer walk them (as in the player process).
+    gc.freeze()
     StudioApp(config).run()

@@ -267,7 +267,7 @@ async def test_without_a_session_the_edit_keys_stay_quiet(tmp_path: Path) -> Non
     async with app.run_test(size=(140, 44), message_hook=messages.append) as pilot:
         await pilot.press("escape", "ctrl+z", "a")
         await pilot.pause()
-        assert not app.studio.query_one(HistoryPane).display
+        assert not any(pane.display for pane in app.studio.query(HistoryPane))
         assert not app.studio.query(CompareView)
         assert notices(messages) == []  # the keys are off, not refused with a message
 

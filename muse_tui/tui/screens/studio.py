@@ -32,7 +32,6 @@ from ..listening import Listening
 from ..messages import PipelineEventMessage, SongLoaded
 from ..session import OpenSong
 from ..widgets.arrangement import ArrangementView
-from ..widgets.history import HistoryPane
 from ..widgets.notes_log import NotesLog
 from ..widgets.piano_roll import PianoRoll
 from ..widgets.prompt import PromptInput
@@ -50,6 +49,7 @@ if TYPE_CHECKING:
     from ..app import StudioApp
     from ..comparison import Comparison
     from ..widgets.compare import CompareView, ProposalView
+    from ..widgets.history import HistoryPane
 
 LETTER_ACTIONS = {
     "toggle_play", "track_alone", "loop_section", "mute", "solo", "alternatives", "show_proposal"
@@ -116,7 +116,6 @@ class StudioScreen(Screen[None]):
             ArrangementView(id="arrangement"): "Arrangement",
             PianoRoll(id="roll"): "Piano roll",
             StageTracker(id="tracker", monotonic=cfg.monotonic, animate=cfg.animate): "Stages",
-            HistoryPane(id="history"): "History",
             NotesLog(id="log"): "Notes",
         }
         for pane, title in panes.items():
@@ -143,7 +142,6 @@ class StudioScreen(Screen[None]):
         return classes
 
     def on_mount(self) -> None:
-        self.query_one(HistoryPane).display = False  # until a session is open
         with contextlib.suppress(NoMatches):  # ctrl+q pressed before the first frame
             self.listening.refresh_audition()
 
@@ -217,6 +215,8 @@ class StudioScreen(Screen[None]):
         if self.comparison is not None:
             self.comparing.close()
         self.comparing.forget_proposal()
+        if new.editable and not self.query("#history"):
+            self._mount_history(new)
         audition.load(new.song)
         prompt = self.query_one(PromptInput)
         prompt.border_title = self.EDIT_PROMPT_TITLE if new.editable else self.PROMPT_TITLE
@@ -276,6 +276,14 @@ class StudioScreen(Screen[None]):
         self.notify(summary, timeout=4)
         if result.status not in ("undone", "redone"):  # ctrl+z again, ctrl+y: keys stay put
             self._back_to_prompt()
+
+    def _mount_history(self, session: OpenSong) -> None:
+        """The history pane, once a composed session opens (where the edits it lists begin)."""
+        # Not composed with the others: hidden until now, it cost the first frame ~5 ms
+        # (its list widget's import, rules and styles).
+        from ..widgets.history import HistoryPane
+
+        self.query_one("#right").mount(HistoryPane(session.history, id="history"), before="#log")
 
     def _back_to_prompt(self) -> None:
         """After a change, a pick or a decided proposal, what is typed next is for the prompt."""
@@ -394,12 +402,10 @@ class StudioScreen(Screen[None]):
     def action_redo(self) -> None:
         self.editor.redo(1)
 
-    @on(HistoryPane.UndoRequested)
-    def _undo_requested(self, message: HistoryPane.UndoRequested) -> None:
+    def on_history_pane_undo_requested(self, message: HistoryPane.UndoRequested) -> None:
         self.editor.undo(message.steps)
 
-    @on(HistoryPane.RedoRequested)
-    def _redo_requested(self, message: HistoryPane.RedoRequested) -> None:
+    def on_history_pane_redo_requested(self, message: HistoryPane.RedoRequested) -> None:
         self.editor.redo(message.steps)
 
     def action_alternatives(self) -> None:

@@ -9,6 +9,7 @@ from rich.console import RenderableType
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widget import Widget
@@ -97,6 +98,21 @@ class StageTracker(Widget, can_focus=False):
     def _tick(self) -> None:
         self.frame += 1
 
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The run's line, a line per stage, then the message folded to the width.
+
+        Counted, not drawn: Textual would draw the whole table once only to count its lines.
+        """
+        message = self._message()
+        folded = message.wrap(self.app.console, width) if message is not None and width else ()
+        return 1 + len(self.state.rows) + len(folded)
+
+    def _message(self) -> Text | None:
+        state = self.state
+        if state.message and not state.is_running:
+            return Text(state.message, style=self._style("time"), overflow="fold")
+        return None
+
     def render(self) -> RenderableType:
         state = self.state
         header = Text(no_wrap=True, overflow="ellipsis")
@@ -115,8 +131,9 @@ class StageTracker(Widget, can_focus=False):
         grid = Table.grid(expand=True)
         grid.add_row(header)
         grid.add_row(table)
-        if state.message and not state.is_running:
-            grid.add_row(Text(state.message, style=self._style("time"), overflow="fold"))
+        message = self._message()
+        if message is not None:
+            grid.add_row(message)
         return grid
 
     def _cells(self, row: StageRow) -> tuple[Text, Text, Text, Text]:
