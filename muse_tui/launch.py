@@ -30,3 +30,7 @@ def main() -> None:
     from muse_tui.cli import main as command_line
 
     command_line()
+
+
+if __name__ == "__main__":  # `python -m muse_tui.launch`, as the script does
+    main()
