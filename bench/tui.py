@@ -51,7 +51,8 @@ from muse_tui.store.checkpoint import write_checkpoint
 
 COLUMNS, ROWS = 120, 40
 SYNC_QUERY, SYNC_REPLY, SYNC_END = b"\x1b[?2026$p", b"\x1b[?2026;2$y", b"\x1b[?2026l"
-RIGHT, ESCAPE, TAB, ENTER, CTRL_O, CTRL_Q = b"\x1b[C", b"\x1b", b"\t", b"\r", b"\x0f", b"\x11"
+RIGHT, LEFT, ESCAPE, TAB = b"\x1b[C", b"\x1b[D", b"\x1b", b"\t"
+ENTER, CTRL_O, CTRL_Q = b"\r", b"\x0f", b"\x11"
 SESSION = "session-20261122-bench0"
 MUSE_STUDIO = Path(sys.executable).with_name("muse-studio")
 #: The yardstick: the least a Textual app does to paint its first frame.
@@ -102,7 +103,9 @@ class Terminal:
         start = len(self.seen)
         while time.perf_counter() < deadline:
             _, arrived = self._read(0.05)
-            if needle in self.seen[max(start - len(needle), 0) :]:
+            # A needle may straddle the last read, but must end in what arrived since the call
+            # (the frame before a key press ends in the same bytes).
+            if needle in self.seen[max(start - len(needle) + 1, 0) :]:
                 return arrived
         raise TimeoutError(f"muse-studio never wrote {needle!r}")
 
@@ -241,7 +244,8 @@ def scroll_latency(presses: int) -> tuple[int, list[float]]:
         for key in (ESCAPE, TAB):  # leave the prompt, tab to the piano roll
             terminal.press(key)
         terminal.drain(0.3)
-        return count, [terminal.press(RIGHT) for _ in range(presses)]
+        # Right then left: every press moves the view (at the roll's end a right would not).
+        return count, [terminal.press(RIGHT if n % 2 == 0 else LEFT) for n in range(presses)]
     finally:
         terminal.close()
         shutil.rmtree(folder, ignore_errors=True)
