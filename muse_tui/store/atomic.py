@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Protocol
@@ -126,15 +126,21 @@ def fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def leftover_temp_files(folder: Path, *, skip: frozenset[str] = frozenset()) -> list[Path]:
-    """Temp files a killed writer left behind under `folder`.
+def walk_files(folder: Path, *, skip: frozenset[str] = frozenset()) -> Iterator[Path]:
+    """Every file's path under `folder`, without the folders named in `skip` at its top.
 
-    The folders named in `skip` (directly under `folder`) are not searched, and a
-    folder that vanishes while it is listed (another writer's) is passed over.
+    Another writer may be changing the folder: a folder that vanishes while it is
+    listed is passed over (os.walk does), and a listed file may be gone when read.
     """
-    found = []
-    for where, dirs, names in os.walk(folder):  # os.walk skips what vanishes
+    for where, dirs, names in os.walk(folder):
         if where == str(folder):
             dirs[:] = [d for d in dirs if d not in skip]
-        found += [Path(where, n) for n in names if n.endswith(TMP_SUFFIX)]
-    return sorted(p for p in found if p.is_file())
+        for name in names:
+            yield Path(where, name)
+
+
+def leftover_temp_files(folder: Path, *, skip: frozenset[str] = frozenset()) -> list[Path]:
+    """Temp files a killed writer left behind under `folder` (`skip`: as `walk_files`)."""
+    return sorted(
+        p for p in walk_files(folder, skip=skip) if p.name.endswith(TMP_SUFFIX) and p.is_file()
+    )

@@ -22,7 +22,7 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
-from muse_tui.store.atomic import STAGING, remove_file, write_atomic
+from muse_tui.store.atomic import STAGING, remove_file, walk_files, write_atomic
 from muse_tui.store.checkpoint import BACKUP_SUFFIX, keep_as_backup, pipeline_path, song_path
 from muse_tui.store.transaction import SessionChange, recover, session_change
 
@@ -155,8 +155,7 @@ def drop_proposal(session_dir: Path) -> None:
 def sweep_proposal_folder(session_dir: Path) -> None:
     """Remove the empty folders a removed proposal leaves (its files are already gone)."""
     folder = session_dir / PROPOSAL_DIR
-    # os.walk passes over a folder another writer removes meanwhile.
-    if folder.is_dir() and not any(names for _, _, names in os.walk(folder)):
+    if folder.is_dir() and not any(walk_files(folder)):
         shutil.rmtree(folder, ignore_errors=True)
 
 
