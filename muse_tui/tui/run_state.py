@@ -54,15 +54,10 @@ class StageRow:
             why = self.error.message if self.error else "it failed"
             return f"attempt {self.attempt}/{self.max_attempts} ({why})"
         if self.status == "failed" and self.error is not None:
-            return error_sentence(self.error)
+            return self.error.sentence
         if self.status == "skipped":
             return "skipped"
         return ""
-
-
-def error_sentence(error: StageError) -> str:
-    """The error as one sentence, with what to do when the engine knows."""
-    return error.sentence
 
 
 @dataclass

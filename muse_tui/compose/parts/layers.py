@@ -123,8 +123,9 @@ def _lead_window(ctx: PartContext) -> tuple[int, int] | None:
     return lead_window(lead_ctx, lead_style(lead_ctx))
 
 
-def _beside_the_lead(low: int, high: int, lead: tuple[int, int]) -> tuple[int, int]:
-    """The pad's pitches clear of the melody's: under it, or above it when under is mud.
+def _beside_the_lead(high: int, lead: tuple[int, int]) -> tuple[int, int]:
+    """The pad's pitches clear of the melody's: under it (no higher than the pad layer's
+    `high`), or above it when under would be mud.
 
     A pad held inside the lead's register smears every melody note it meets.
     """
@@ -157,13 +158,11 @@ def _voice(
 ) -> list[tuple[int, ...]]:
     where = layer(ctx, placement.layer)
     low, high = where.pitch_range
-    window = _lead_window(ctx)
-    if placement.layer in UNDER_THE_LEAD and window is not None:
-        high = max(
-            low + MIN_SPAN, min(high, window[0] - 1)
-        )  # the melody sits on top of the comping
-    elif placement.layer == "pad" and window is not None:
-        low, high = _beside_the_lead(low, high, window)
+    window = _lead_window(ctx) if placement.layer in (*UNDER_THE_LEAD, "pad") else None
+    if window is not None and placement.layer == "pad":
+        low, high = _beside_the_lead(high, window)
+    elif window is not None:  # the melody sits on top of the comping
+        high = max(low + MIN_SPAN, min(high, window[0] - 1))
     count = where.voices[0] if ctx.density == "sparse" else where.voices[1]
     if placement.layer == "pad" and band > 2:
         count = where.voices[0]  # a full band leaves the pad two notes

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import RichLog
 
-from ..run_state import error_sentence
 from ..session import OpenSong, follow_open_song
 from .tracker import duration_text
 
@@ -59,15 +58,13 @@ class NotesLog(RichLog):
                 self.say(f"{event.line} ({duration_text(event.duration_ms)})")
             case "stage_retrying":
                 self.say(
-                    f"↻ Stage {event.stage}/8: {error_sentence(event.error)} "
+                    f"↻ Stage {event.stage}/8: {event.error.sentence} "
                     f"Trying again ({event.attempt}/{event.max_attempts}).",
                     "warning",
                 )
             case "stage_failed":
                 self._failed = event
-                self.say(
-                    f"✗ Stage {event.stage}/8 {event.name}: {error_sentence(event.error)}", "error"
-                )
+                self.say(f"✗ Stage {event.stage}/8 {event.name}: {event.error.sentence}", "error")
             case "stage_skipped":
                 self.say(f"– Stage {event.stage}/8 {event.name} skipped", "dim")
             case "approval_requested" if event.question is not None:
