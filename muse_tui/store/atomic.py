@@ -126,6 +126,24 @@ def fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
+def lands_inside(root: Path, path: Path) -> bool:
+    """Whether writing `path` lands inside `root` (a resolved folder) once symlinks are followed.
+
+    The folder the file is written in must really be inside, and so must the file
+    when it is itself a link. That is `path.resolve()` and `path.parent.resolve()`
+    both inside, found with one walk of the path instead of two: writers check
+    every file they write.
+    """
+    top = str(root)
+    inside = top if top.endswith(os.sep) else top + os.sep
+    real_folder = os.path.realpath(path.parent)
+    if real_folder != top and not real_folder.startswith(inside):
+        return False
+    if not os.path.islink(path):
+        return True
+    return os.path.realpath(path).startswith(inside)
+
+
 def walk_files(folder: Path, *, skip: frozenset[str] = frozenset()) -> Iterator[Path]:
     """Every file's path under `folder`, without the folders named in `skip` at its top.
 

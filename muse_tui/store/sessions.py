@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from muse_tui.store.atomic import WriteFailed, leftover_temp_files
+from muse_tui.store.atomic import WriteFailed, lands_inside, leftover_temp_files
 from muse_tui.store.checkpoint import pipeline_path
 from muse_tui.store.manifest import MANIFEST_FILE
 from muse_tui.store.settings import load_settings
@@ -118,7 +118,7 @@ def inside_session(session_dir: Path, relative: str) -> Path:
     """`session_dir / relative`, refusing any path that would land outside the session folder."""
     target = session_dir / relative
     root = session_dir.resolve()
-    if Path(relative).is_absolute() or not target.resolve().is_relative_to(root):
+    if Path(relative).is_absolute() or not lands_inside(root, target):
         raise WriteFailed(
             f"refusing to write {relative!r}: it is outside the session folder {root}"
         )

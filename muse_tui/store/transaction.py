@@ -31,6 +31,7 @@ from muse_tui.store.atomic import (
     STAGING,
     WriteFailed,
     fsync_folder,
+    lands_inside,
     write_atomic_files,
 )
 from muse_tui.store.lock import SessionBusy, session_lock
@@ -39,8 +40,30 @@ CHANGE_DIR = ".muse-change"
 JOURNAL = "journal.json"
 _PIPELINE = "state/pipeline-state.json"
 
-#: Per session folder, the SHA-256 of the checkpoint this process last read or wrote.
-_seen: dict[Path, str] = {}
+class _Seen:
+    """The checkpoint this process last read or wrote in one session, hashed when first asked.
+
+    A compose checkpoints after every stage and only the last one is ever
+    compared, so the bytes are kept (they are already in memory) and hashed
+    once, if at all; hashing each took a millisecond of every compose.
+    """
+
+    __slots__ = ("_data", "_digest")
+
+    def __init__(self, data: bytes) -> None:
+        self._data: bytes | None = data
+        self._digest = ""
+
+    def digest(self) -> str:
+        data = self._data  # two threads may ask at once: the digest is set before the bytes go
+        if data is not None:
+            self._digest = hashlib.sha256(data).hexdigest()
+            self._data = None
+        return self._digest
+
+
+#: Per session folder, the checkpoint this process last read or wrote.
+_seen: dict[Path, _Seen] = {}
 
 
 class SessionChanged(WriteFailed):
@@ -49,7 +72,7 @@ class SessionChanged(WriteFailed):
 
 def note_checkpoint(session_dir: Path, data: bytes) -> None:
     """Remember the checkpoint bytes this process read or wrote, to detect a rival writer."""
-    _seen[session_dir.resolve()] = hashlib.sha256(data).hexdigest()
+    _seen[session_dir.resolve()] = _Seen(data)
 
 
 def refuse_if_changed(session_dir: Path) -> None:
@@ -65,7 +88,7 @@ def refuse_if_changed(session_dir: Path) -> None:
         now = hashlib.sha256((session_dir / _PIPELINE).read_bytes()).hexdigest()
     except OSError:
         now = None
-    if now != seen:
+    if now != seen.digest():
         raise SessionChanged(
             f"session {session_dir.name} was changed by another muse-studio while this "
             "change was being made, so nothing was saved; open it again and retry"
@@ -82,9 +105,7 @@ def refuse_outside(session_dir: Path, path: Path) -> str:
     relative = os.path.relpath(os.path.abspath(path), os.path.abspath(session_dir))
     if relative.startswith(os.pardir) or os.path.isabs(relative):
         raise WriteFailed(outside_sentence(root, str(path)))
-    if not path.resolve().is_relative_to(root) or (
-        path.parent.exists() and not path.parent.resolve().is_relative_to(root)
-    ):
+    if not lands_inside(root, path):
         raise WriteFailed(outside_sentence(root, relative))
     return Path(relative).as_posix()
 
