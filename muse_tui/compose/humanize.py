@@ -13,9 +13,10 @@ import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 
-from pydantic import Field
+from pydantic import BaseModel, Field
+from pydantic.fields import FieldInfo
 
-from muse_tui.contracts import HumanizationConfig, Note
+from muse_tui.contracts import HumanizationConfig, Note, PitchBend
 from muse_tui.knowledge.rhythm import Groove, SwingUnit
 
 TICKS_PER_BEAT = 960
@@ -136,7 +137,8 @@ def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: i
     offsets = {voice: feel.ms_to_beats(ms) for voice, ms in groove.voice_offsets_ms.items()}
     swung = _swinger(feel.swing, feel.swing_unit)
     spread = feel.velocity_range
-    gauss, uniform = rng.gauss, rng.uniform
+    width = spread - -spread  # `rng.uniform(-spread, spread)` in line: a + (b - a) * random()
+    gauss, random_ = rng.gauss, rng.random
     shortest = 1 / TICKS_PER_BEAT
     trusted = _TRUSTED and type(channel) is int and 0 <= channel <= 15
     notes: list[Note] = []
@@ -155,7 +157,7 @@ def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: i
                 shift += max(low, min(high, gauss(0, sigma)))
             start = swung(start) + shift
             end = swung(end) + shift
-        velocity = draft.velocity * accent + (uniform(-spread, spread) if spread else 0.0)
+        velocity = draft.velocity * accent + (-spread + width * random_() if spread else 0.0)
         start = max(0.0, start)
         velocity = max(1, min(127, round(velocity)))
         onset = round(start * TICKS_PER_BEAT) / TICKS_PER_BEAT
@@ -199,7 +201,7 @@ def played_note(pitch: int, velocity: int, start: float, duration: float, channe
 
 def _note(pitch: int, velocity: int, start: float, duration: float, channel: int) -> Note:
     """A `Note` of values already known valid, stored as `model_construct` would store them."""
-    note = _new_note(Note)
+    note = _new(Note)
     _set(
         note,
         "__dict__",
@@ -211,37 +213,74 @@ def _note(pitch: int, velocity: int, start: float, duration: float, channel: int
             "channel": channel,
         },
     )
-    _set(note, "__pydantic_fields_set__", set(_NOTE_FIELDS))  # its own: copies add to it
-    _set(note, "__pydantic_extra__", None)
-    _set(note, "__pydantic_private__", None)
+    _set_fields(note, set(_NOTE_FIELDS))  # its own: copies add to it
+    _set_extra(note, None)
+    _set_private(note, None)
     return note
 
 
-#: The shape `played_note` checks by hand: each field's type and bounds, as `Note` declares them.
-_NOTE_SHAPE = {
-    name: (kind, tuple(bounds.metadata))
-    for name, kind, bounds in (
-        ("pitch", int, Field(ge=0, le=127)),
-        ("velocity", int, Field(ge=1, le=127)),
-        ("start_beat", float, Field(ge=0)),
-        ("duration_beats", float, Field(gt=0)),
-        ("channel", int, Field(ge=0, le=15)),
-    )
-}
-_NOTE_FIELDS = frozenset(_NOTE_SHAPE)
+def played_bend(beat: float, value: int, channel: int) -> PitchBend:
+    """`PitchBend(...)`, unvalidated when plainly valid, as `played_note` does for notes.
+
+    A glide writes eight bends into every note it slides to: the most numerous
+    events of a song after its notes.
+    """
+    if (
+        _TRUSTED_BEND
+        and type(beat) is float
+        and type(value) is int
+        and type(channel) is int
+        and beat >= 0
+        and -8192 <= value <= 8191
+        and 0 <= channel <= 15
+    ):
+        bend = _new(PitchBend)
+        _set(bend, "__dict__", {"beat": beat, "value": value, "channel": channel})
+        _set_fields(bend, set(_BEND_FIELDS))
+        _set_extra(bend, None)
+        _set_private(bend, None)
+        return bend
+    return PitchBend(beat=beat, value=value, channel=channel)
+
+
+def _shape(*declared: tuple[str, type, FieldInfo]) -> dict[str, tuple[type, tuple[object, ...]]]:
+    return {name: (kind, tuple(bounds.metadata)) for name, kind, bounds in declared}
+
+
+#: The shapes `played_note` and `played_bend` check by hand: each field's type and bounds,
+#: as `Note` and `PitchBend` declare them.
+NOTE_SHAPE = _shape(
+    ("pitch", int, Field(ge=0, le=127)),
+    ("velocity", int, Field(ge=1, le=127)),
+    ("start_beat", float, Field(ge=0)),
+    ("duration_beats", float, Field(gt=0)),
+    ("channel", int, Field(ge=0, le=15)),
+)
+BEND_SHAPE = _shape(
+    ("beat", float, Field(ge=0)),
+    ("value", int, Field(ge=-8192, le=8191)),
+    ("channel", int, Field(ge=0, le=15)),
+)
+_NOTE_FIELDS = frozenset(NOTE_SHAPE)
+_BEND_FIELDS = frozenset(BEND_SHAPE)
 
 
 def shaped_as_note(model: type[Note]) -> bool:
-    """Whether `model` is the `Note` that `played_note` knows: the same fields, types and
-    bounds, and nothing that runs on validation (validators, serializers, a post-init) or
-    lives beside the fields (private attributes)."""
+    """Whether `model` is the `Note` that `played_note` knows (see `shaped_as`)."""
+    return shaped_as(model, NOTE_SHAPE)
+
+
+def shaped_as(model: type[BaseModel], shape: dict[str, tuple[type, tuple[object, ...]]]) -> bool:
+    """Whether `model` has exactly `shape`: the same fields, types and bounds, and nothing
+    that runs on validation (validators, serializers, a post-init) or lives beside the
+    fields (private attributes)."""
     declared = {
         name: (field.annotation, tuple(field.metadata))
         for name, field in model.model_fields.items()
     }
     hooks = model.__pydantic_decorators__
     return (
-        declared == _NOTE_SHAPE
+        declared == shape
         and not model.__pydantic_post_init__
         and not model.__private_attributes__
         and not any(getattr(hooks, f.name) for f in fields(hooks))
@@ -250,8 +289,13 @@ def shaped_as_note(model: type[Note]) -> bool:
 
 #: What `BaseModel.model_construct` stores, minus its loop, is only safe for the shape known.
 _TRUSTED = shaped_as_note(Note)
-_new_note = object.__new__
+_TRUSTED_BEND = shaped_as(PitchBend, BEND_SHAPE)
+_new = object.__new__
 _set = object.__setattr__
+#: A model's slots, set through their descriptors: a third quicker than `object.__setattr__`.
+_set_fields = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def tidy(notes: Iterable[Note], length: float) -> list[Note]:

@@ -40,6 +40,7 @@ CHANGE_DIR = ".muse-change"
 JOURNAL = "journal.json"
 _PIPELINE = "state/pipeline-state.json"
 
+
 class _Seen:
     """The checkpoint this process last read or wrote in one session, hashed when first asked.
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from muse_tui.contracts import ControlChange, Note, PitchBend, Region
 from muse_tui.theory.drums import KICK, KICK_ACOUSTIC
 
-from ..humanize import Draft, played_note, unswing_position
+from ..humanize import Draft, played_bend, played_note, unswing_position
 from .context import PartContext, PartDraft
 from .grid import STEP, pick_per_phrase, read_hits
 from .harmony import SoundingChord, nearest_pitch
@@ -286,9 +286,7 @@ def _glide_bends(
         for k in range(6):
             fraction = k / 6
             eased = fraction * fraction * (3 - 2 * fraction)
-            bends.append(
-                PitchBend(beat=begin + glide * fraction, value=round(full * eased), channel=channel)
-            )
-        bends.append(PitchBend(beat=target.start_beat - 1 / 960, value=full, channel=channel))
-        bends.append(PitchBend(beat=target.start_beat, value=0, channel=channel))
+            bends.append(played_bend(begin + glide * fraction, round(full * eased), channel))
+        bends.append(played_bend(target.start_beat - 1 / 960, full, channel))
+        bends.append(played_bend(target.start_beat, 0, channel))
     return notes, bends

@@ -1,4 +1,4 @@
-"""`played_note` builds the same Note that validation would, and validates anything doubtful."""
+"""`played_note` and `played_bend` build what validation would, and validate anything doubtful."""
 
 from __future__ import annotations
 
@@ -7,8 +7,14 @@ import math
 import pytest
 from pydantic import Field, ValidationError, field_validator
 
-from muse_tui.compose.humanize import played_note, shaped_as_note
-from muse_tui.contracts import Note, Region
+from muse_tui.compose.humanize import (
+    BEND_SHAPE,
+    played_bend,
+    played_note,
+    shaped_as,
+    shaped_as_note,
+)
+from muse_tui.contracts import Note, PitchBend, Region
 
 
 def test_a_plainly_valid_note_is_the_validated_note() -> None:
@@ -75,3 +81,30 @@ def test_only_the_note_it_knows_is_built_unvalidated() -> None:
     assert shaped_as_note(Note)
     assert not shaped_as_note(_TighterNote)
     assert not shaped_as_note(_CheckedNote)
+
+
+def test_a_plainly_valid_bend_is_the_validated_bend() -> None:
+    fast = played_bend(3.75, -4096, 2)
+    slow = PitchBend(beat=3.75, value=-4096, channel=2)
+    assert fast == slow
+    assert fast.to_json() == slow.to_json()
+    assert fast.model_fields_set == slow.model_fields_set
+    assert fast.model_copy(update={"value": 0}).value == 0
+
+
+@pytest.mark.parametrize(
+    ("beat", "value", "channel"),
+    [(-0.25, 0, 0), (1.0, 8192, 0), (1.0, -8193, 0), (1.0, 0, 16), (math.nan, 0, 0)],
+)
+def test_a_doubtful_bend_is_validated(beat: float, value: int, channel: int) -> None:
+    with pytest.raises(ValidationError):
+        played_bend(beat, value, channel)
+
+
+class _WiderBend(PitchBend):
+    value: int = Field(ge=-16384, le=16383)
+
+
+def test_only_the_bend_it_knows_is_built_unvalidated() -> None:
+    assert shaped_as(PitchBend, BEND_SHAPE)
+    assert not shaped_as(_WiderBend, BEND_SHAPE)
