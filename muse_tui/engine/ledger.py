@@ -20,10 +20,10 @@ from muse_tui.contracts import (
     StageRecord,
 )
 from muse_tui.store.checkpoint import (
+    SongJson,
     framed,
     pipeline_frame,
     pipeline_path,
-    song_to_json,
     write_checkpoint,
     write_state_files,
 )
@@ -55,6 +55,8 @@ class RunLedger:
     #: change the one they were given, so the same object has the same bytes: S7 and
     #: the finish, which keep S6's song, reuse them instead of serialising it again.
     _song_json: tuple[SongState, bytes] | None = field(default=None, init=False, repr=False)
+    #: The regions' JSON, kept from one checkpoint to the next (S5 keeps S4's notes).
+    _serialise: SongJson = field(default_factory=SongJson, init=False, repr=False)
     _writer: CheckpointWriter = field(default_factory=CheckpointWriter, init=False, repr=False)
 
     def complete(self, stage: int, record: StageRecord, result: StageResult) -> None:
@@ -112,7 +114,7 @@ class RunLedger:
 
     def _write(self, song: SongState, frame: tuple[bytes, bytes], durable: bool) -> None:
         if self._song_json is None or self._song_json[0] is not song:
-            self._song_json = (song, song_to_json(song))
+            self._song_json = (song, self._serialise(song))
         song_json = self._song_json[1]
         write_state_files(self.session_dir, framed(frame, song_json), song_json, durable=durable)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from muse_tui.contracts import SCHEMA_VERSION, ComposerPipeline, Contract, SongState
+from muse_tui.contracts import SCHEMA_VERSION, ComposerPipeline, Contract, Region, SongState
 from muse_tui.store.atomic import (
     STAGING,
     TMP_SUFFIX,
@@ -85,6 +85,44 @@ def song_to_json(song: SongState) -> bytes:
     return _compact_json(song)
 
 
+class SongJson:
+    """`song_to_json` for the songs of one run, each region serialised once.
+
+    A run checkpoints after every stage, and most stages keep most regions: S5
+    gives the tracks their sounds and keeps every note. pydantic writes a nested
+    model exactly as it writes it alone, so the song is serialised around a
+    stand-in region whose JSON is then swapped, in order, for each region's own,
+    remembered by identity (models are never changed in place). The bytes are
+    `song_to_json`'s; if the stand-in cannot be found as often as there are
+    regions (it always can while regions are a list of `Region`), the song is
+    serialised whole.
+    """
+
+    def __init__(self) -> None:
+        self._regions: dict[int, tuple[Region, bytes]] = {}
+
+    def __call__(self, song: SongState) -> bytes:
+        regions = [region for track in song.tracks for region in track.regions]
+        if not regions:
+            return song_to_json(song)
+        tracks = [
+            track.model_copy(update={"regions": [_STAND_IN_REGION] * len(track.regions)})
+            for track in song.tracks
+        ]
+        around = _compact_json(song.model_copy(update={"tracks": tracks}))
+        between = around.split(_STAND_IN_REGION_JSON)
+        if len(between) != len(regions) + 1:
+            return song_to_json(song)
+        known, self._regions = self._regions, {}
+        pieces = [between[0]]
+        for region, after in zip(regions, between[1:], strict=True):
+            seen = known.get(id(region))
+            data = seen[1] if seen is not None and seen[0] is region else _compact_json(region)
+            self._regions[id(region)] = (region, data)
+            pieces += (data, after)
+        return b"".join(pieces)
+
+
 def _compact_json(contract: Contract) -> bytes:
     """`contract.to_json(indent=None)` as the UTF-8 bytes pydantic makes.
 
@@ -95,6 +133,10 @@ def _compact_json(contract: Contract) -> bytes:
     return contract.__pydantic_serializer__.to_json(contract, by_alias=True)
 
 
+_STAND_IN_REGION = Region(
+    id=str(uuid.uuid4()), name=f"stand-in {uuid.uuid4()}", start_beat=0, length_beats=1
+)
+_STAND_IN_REGION_JSON = _compact_json(_STAND_IN_REGION)
 #: Where the song goes in a pipeline file: the stand-in song's place in `pipeline_frame`.
 _SONG_SLOT = b'"songState":' + _compact_json(_STAND_IN)
 
