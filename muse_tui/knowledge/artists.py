@@ -16,7 +16,7 @@ from pydantic import Field, model_validator
 
 from muse_tui.contracts.base import Contract
 from muse_tui.knowledge.genres import genre_table
-from muse_tui.knowledge.lexicon import Phrase, fold, intent_lexicon, phrase_pattern
+from muse_tui.knowledge.lexicon import Phrase, fold, intent_lexicon
 from muse_tui.knowledge.loader import SkillFileError, load_table
 from muse_tui.knowledge.table import NamedEntries, skill_table
 
@@ -96,8 +96,7 @@ def artist_table(root: Path) -> ArtistTable:
                     path, f"{where}.aliases: {spelling!r} already names {seen[folded]!r}"
                 )
             seen[folded] = name
-            pattern = phrase_pattern(spelling, case_sensitive=entry.case_sensitive)
-            phrases.append(Phrase("artist", name, pattern))
+            phrases.append(Phrase.of("artist", name, spelling, case_sensitive=entry.case_sensitive))
     return ArtistTable(path, dict(raw.artists), "artist", phrases=tuple(phrases))
 
 

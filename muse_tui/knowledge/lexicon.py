@@ -63,10 +63,15 @@ def phrase_pattern(phrase: str, *, case_sensitive: bool = False) -> re.Pattern[s
     Remembered: the lexicon is validated twice as it loads (then with the
     instruments), and its ~900 phrases overflow `re`'s own cache of 512.
     """
-    words = [w for w in re.split(r"[\s\-_]+", fold(phrase).strip()) if w]
+    words = _words(phrase)
     body = _SEPARATOR.join(re.escape(word) for word in words)
     flags = 0 if case_sensitive else re.IGNORECASE
     return re.compile(rf"(?<!\w){body}(?:'?s)?(?!\w)", flags)
+
+
+def _words(phrase: str) -> list[str]:
+    """The words of a phrase as its pattern spells them: folded, split at separators."""
+    return [w for w in re.split(r"[\s\-_]+", fold(phrase).strip()) if w]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -77,11 +82,30 @@ def rule_pattern(source: str) -> re.Pattern[str]:
 
 @dataclass(frozen=True)
 class Phrase:
-    """One way of saying something S1 knows: `kind` and `key` say what it means."""
+    """One way of saying something S1 knows: `kind` and `key` say what it means.
+
+    `needle` is the phrase's first word in lower case: a prompt whose lower case
+    lacks it cannot match `pattern`, so most of the ~1,400 phrases are passed
+    over without running their expression. Empty when that does not hold (a
+    word outside ASCII, where case folding is wider than `str.lower`).
+    """
 
     kind: PhraseKind
     key: str
     pattern: re.Pattern[str]
+    needle: str = ""
+
+    @classmethod
+    def of(cls, kind: PhraseKind, key: str, text: str, *, case_sensitive: bool = False) -> Phrase:
+        """The phrase `text` read as `kind`/`key`, with its pattern and needle."""
+        words = _words(text)
+        first = words[0].lower() if words else ""
+        return cls(
+            kind,
+            key,
+            phrase_pattern(text, case_sensitive=case_sensitive),
+            first if first.isascii() else "",
+        )
 
 
 class PhraseRule(Contract):
@@ -239,7 +263,7 @@ class IntentLexicon(Contract):
             ("song_word", {w: [w] for w in self.song_words}),
         ]
         return [
-            Phrase(kind, key, phrase_pattern(text))
+            Phrase.of(kind, key, text)
             for kind, table in groups
             for key, texts in table.items()
             for text in texts

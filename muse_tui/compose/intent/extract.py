@@ -139,6 +139,7 @@ def _read_words(
     candidates = [
         Match(found.start(), found.end(), phrase.kind, phrase.key)
         for phrase in (*artists.phrases, *lexicon.phrases)
+        if text.may_hold(phrase.needle)
         for found in text.free_matches(phrase.pattern)
     ]
     claimed = text.claim_longest(candidates, PHRASE_PRIORITY)

@@ -34,6 +34,11 @@ class PromptText:
 
     text: str
     claimed: list[tuple[int, int]] = field(default_factory=list)
+    #: The text in lower case where that is exact case folding (ASCII), else None.
+    lower: str | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        self.lower = self.text.lower() if self.text.isascii() else None
 
     @classmethod
     def of(cls, prompt: str) -> PromptText:
@@ -44,6 +49,10 @@ class PromptText:
 
     def claim(self, start: int, end: int) -> None:
         self.claimed.append((start, end))
+
+    def may_hold(self, needle: str) -> bool:
+        """False only when the text cannot hold a phrase whose first word is `needle`."""
+        return not needle or self.lower is None or needle in self.lower
 
     def free_matches(self, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
         """Matches of `pattern` that touch no claimed words."""
