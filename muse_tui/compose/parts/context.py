@@ -21,7 +21,7 @@ from muse_tui.knowledge.tracks import TrackLook
 
 from ..humanize import Draft, Feel
 from .grid import steps_per_bar
-from .harmony import SectionHarmony
+from .harmony import SectionHarmony, section_harmony
 from .style import Style, density_for, feel_for, loudness, resolve_style, track_look
 from .tracks import choose_tracks
 
@@ -62,7 +62,7 @@ class PartContext:
 
     @cached_property
     def harmony(self) -> SectionHarmony:
-        return SectionHarmony(self.song, self.section, self.style.harmonic)
+        return section_harmony(self.song, self.section, self.style.harmonic)
 
     @cached_property
     def look(self) -> TrackLook:

@@ -101,6 +101,40 @@ class SectionHarmony:
         return SoundingChord(start, end, chord.symbol, root, bass, frozenset(tones), voicing)
 
 
+def section_harmony(song: SongState, section: Section, harmonic_dial: float) -> SectionHarmony:
+    """`SectionHarmony(...)`, shared by the parts of one song: each part of a section reads the
+    same chords, and S4 writes three or four of them per section at once.
+
+    Remembered for the song written last, by the identity of the song and the
+    section (models are never changed in place, and the entry holds the section,
+    so its id cannot be reused while it stands). A SectionHarmony is never
+    changed once built, so threads may share it; two racing threads at worst
+    build one twice.
+    """
+    song_then, known = _last_song.state
+    if song_then is not song:
+        known = {}
+        _last_song.state = (song, known)
+    key = (id(section), harmonic_dial)
+    hit = known.get(key)
+    if hit is not None and hit[0] is section:
+        return hit[1]
+    harmony = SectionHarmony(song, section, harmonic_dial)
+    known[key] = (section, harmony)
+    return harmony
+
+
+class _LastSong:
+    """The song `section_harmony` wrote last, and its sections' harmony by (section, dial)."""
+
+    def __init__(self) -> None:
+        self.state: tuple[SongState | None, dict[tuple[int, float], tuple[Section, SectionHarmony]]]
+        self.state = (None, {})  # one tuple, swapped whole: threads never see half of it
+
+
+_last_song = _LastSong()
+
+
 @lru_cache(maxsize=256)
 def _chord_tones(symbol: str) -> tuple[int, int, frozenset[int]] | None:
     """A symbol's root, bass and pitch classes (None when it cannot be read).
