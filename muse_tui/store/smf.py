@@ -147,10 +147,20 @@ def song_end_tick(song: SongState, ppq: int = PPQ) -> int:
     beats = song.arrangement.total_bars * song.beats_per_bar if song.arrangement else 0.0
     for track in song.tracks:
         for region in track.regions:
-            beats = max(beats, *(region.start_beat + n.end_beat for n in region.notes), 0.0)
-            beats = max(beats, *(region.start_beat + c.beat for c in region.control_changes), 0.0)
-            beats = max(beats, *(region.start_beat + b.beat for b in region.pitch_bends), 0.0)
-            beats = max(beats, *(region.start_beat + p.beat for p in region.channel_pressures), 0.0)
+            # Adding the region's start is monotonic, so it is added once, to the latest time.
+            latest = max(
+                max((n.start_beat + n.duration_beats for n in region.notes), default=0.0),
+                max((c.beat for c in region.control_changes), default=0.0),
+                max((b.beat for b in region.pitch_bends), default=0.0),
+                max((p.beat for p in region.channel_pressures), default=0.0),
+            )
+            if (
+                region.notes
+                or region.control_changes
+                or region.pitch_bends
+                or region.channel_pressures
+            ):
+                beats = max(beats, region.start_beat + latest)
     return _tick(beats, ppq)
 
 
