@@ -59,8 +59,8 @@ def write_atomic_files(
     staging = STAGING.get()
     if staging is not None and all(staging.covers(path) for path, _ in payloads):
         return [staging.put_path(path, payload) for path, payload in payloads]
-    for path, _ in payloads:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    for folder in dict.fromkeys(path.parent for path, _ in payloads):
+        folder.mkdir(parents=True, exist_ok=True)
     temps: list[str] = []
     writing: Path | None = None
     try:
@@ -126,19 +126,21 @@ def fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def lands_inside(root: Path, path: Path) -> bool:
+def lands_inside(root: Path, path: Path, *, folder_checked: bool = False) -> bool:
     """Whether writing `path` lands inside `root` (a resolved folder) once symlinks are followed.
 
     The folder the file is written in must really be inside, and so must the file
     when it is itself a link. That is `path.resolve()` and `path.parent.resolve()`
     both inside, found with one walk of the path instead of two: writers check
-    every file they write.
+    every file they write. `folder_checked`: the folder was found inside already
+    (files written together), so only the file is looked at.
     """
     top = str(root)
     inside = top if top.endswith(os.sep) else top + os.sep
-    real_folder = os.path.realpath(path.parent)
-    if real_folder != top and not real_folder.startswith(inside):
-        return False
+    if not folder_checked:
+        real_folder = os.path.realpath(path.parent)
+        if real_folder != top and not real_folder.startswith(inside):
+            return False
     if not os.path.islink(path):
         return True
     return os.path.realpath(path).startswith(inside)

@@ -22,7 +22,7 @@ from muse_tui.store.atomic import (
     write_atomic,
     write_atomic_files,
 )
-from muse_tui.store.transaction import note_checkpoint, recover, refuse_outside
+from muse_tui.store.transaction import note_checkpoint, recover, refuse_outside_all
 
 STATE_DIR = "state"
 PIPELINE_FILE = "pipeline-state.json"
@@ -68,10 +68,9 @@ def write_state_files(
     session_dir: Path, pipeline_bytes: bytes, song_bytes: bytes, *, durable: bool = True
 ) -> Path:
     """`write_checkpoint` of JSON already made: the pipeline file's and the song file's bytes."""
-    session_dir.mkdir(parents=True, exist_ok=True)
     files = [(song_path(session_dir), song_bytes), (pipeline_path(session_dir), pipeline_bytes)]
+    refuse_outside_all(session_dir, [path for path, _ in files])
     for path, _ in files:
-        refuse_outside(session_dir, path)
         if path.exists():
             keep_as_backup(path)
     write_atomic_files(files, durable=durable)  # one folder fsync makes both renames durable

@@ -24,7 +24,7 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from muse_tui.store.atomic import (
@@ -102,13 +102,24 @@ def outside_sentence(session_dir: Path, relative: str) -> str:
 
 def refuse_outside(session_dir: Path, path: Path) -> str:
     """`path` relative to the session folder, or WriteFailed if it (or a symlink) leads outside."""
+    return refuse_outside_all(session_dir, [path])[0]
+
+
+def refuse_outside_all(session_dir: Path, paths: Sequence[Path]) -> list[str]:
+    """`refuse_outside` of files written together, the session folder resolved once for all."""
     root = session_dir.resolve()
-    relative = os.path.relpath(os.path.abspath(path), os.path.abspath(session_dir))
-    if relative.startswith(os.pardir) or os.path.isabs(relative):
-        raise WriteFailed(outside_sentence(root, str(path)))
-    if not lands_inside(root, path):
-        raise WriteFailed(outside_sentence(root, relative))
-    return Path(relative).as_posix()
+    base = os.path.abspath(session_dir)
+    relatives: list[str] = []
+    folders: set[Path] = set()
+    for path in paths:
+        relative = os.path.relpath(os.path.abspath(path), base)
+        if relative.startswith(os.pardir) or os.path.isabs(relative):
+            raise WriteFailed(outside_sentence(root, str(path)))
+        if not lands_inside(root, path, folder_checked=path.parent in folders):
+            raise WriteFailed(outside_sentence(root, relative))
+        folders.add(path.parent)
+        relatives.append(Path(relative).as_posix())
+    return relatives
 
 
 class SessionChange:
