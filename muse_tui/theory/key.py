@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from muse_tui.theory.pitch import (
     COMMON_NAMES,
@@ -219,6 +219,7 @@ def key_of(tonic: str | None, mode: str | None = None) -> Key:
     return Key("C", "major")
 
 
+@lru_cache(maxsize=1024)
 def tonic_name(pc: int, mode: str = "major") -> str:
     """The usual spelling of a tonic or chord root: the one with the simpler key signature.
 

@@ -6,6 +6,7 @@ import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import mul
 
 from muse_tui.theory.key import Key, tonic_name
 
@@ -96,4 +97,4 @@ def _correlation_with(xs: _Centred, ys: _Centred) -> float:
     spread = math.sqrt(x_squares * y_squares)
     if spread == 0:
         return 0.0
-    return sum(a * b for a, b in zip(dx, dy, strict=True)) / spread
+    return sum(map(mul, dx, dy)) / spread  # the same products, summed in the same order
