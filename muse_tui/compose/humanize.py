@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
+from operator import attrgetter
 
 from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
@@ -139,9 +140,15 @@ def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: i
     spread = feel.velocity_range
     width = spread - -spread  # `rng.uniform(-spread, spread)` in line: a + (b - a) * random()
     gauss, random_ = rng.gauss, rng.random
-    shortest = 1 / TICKS_PER_BEAT
+    tpb, shortest = TICKS_PER_BEAT, 1 / TICKS_PER_BEAT
     trusted = _TRUSTED and type(channel) is int and 0 <= channel <= 15
+    # Clamps are comparisons, not min()/max() calls, and a trusted note is built in line
+    # (`_note`): the loop runs for every note of a song.
+    new, set_dict = _new, _set
+    set_fields, set_extra, set_private = _set_fields, _set_extra, _set_private
+    note_fields = _NOTE_FIELDS
     notes: list[Note] = []
+    add = notes.append
     for draft in drafts:
         start = draft.start
         end = start + draft.duration
@@ -154,19 +161,38 @@ def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: i
                 shift += timing[step % 16] * 0.25
                 accent = accents[step % 16]
             if sigma > 0:
-                shift += max(low, min(high, gauss(0, sigma)))
+                wobble = gauss(0, sigma)
+                shift += high if wobble > high else low if wobble < low else wobble
             start = swung(start) + shift
             end = swung(end) + shift
-        velocity = draft.velocity * accent + (-spread + width * random_() if spread else 0.0)
-        start = max(0.0, start)
-        velocity = max(1, min(127, round(velocity)))
-        onset = round(start * TICKS_PER_BEAT) / TICKS_PER_BEAT
-        length = max(round((end - start) * TICKS_PER_BEAT) / TICKS_PER_BEAT, shortest)
+        velocity = round(draft.velocity * accent + (-spread + width * random_() if spread else 0.0))
+        velocity = 1 if velocity < 1 else 127 if velocity > 127 else velocity
+        if start < 0.0:
+            start = 0.0
+        onset = round(start * tpb) / tpb
+        length = round((end - start) * tpb) / tpb
+        if length < shortest:
+            length = shortest
         pitch = draft.pitch
         if trusted and type(pitch) is int and 0 <= pitch <= 127:
-            notes.append(_note(pitch, velocity, onset, length, channel))
+            note = new(Note)
+            set_dict(
+                note,
+                "__dict__",
+                {
+                    "pitch": pitch,
+                    "velocity": velocity,
+                    "start_beat": onset,
+                    "duration_beats": length,
+                    "channel": channel,
+                },
+            )
+            set_fields(note, set(note_fields))
+            set_extra(note, None)
+            set_private(note, None)
+            add(note)
         else:
-            notes.append(played_note(pitch, velocity, onset, length, channel))
+            add(played_note(pitch, velocity, onset, length, channel))
     return notes
 
 
@@ -305,26 +331,41 @@ def tidy(notes: Iterable[Note], length: float) -> list[Note]:
     cut where the next note of its pitch starts.
     """
     by_pitch: dict[int, list[Note]] = {}
-    for note in notes:
-        if note.start_beat < length - _SHORTEST:
-            duration = _tick(min(note.end_beat, length) - note.start_beat)
-            if duration != note.duration_beats:  # most notes are on ticks already: no copy
-                note = _lasting(note, duration)
-            by_pitch.setdefault(note.pitch, []).append(note)
+    last_start, tpb = length - _SHORTEST, TICKS_PER_BEAT
+    for note in notes:  # every note of a song: `end_beat` and `_tick` in line
+        start, duration = note.start_beat, note.duration_beats
+        if start < last_start:
+            end = start + duration
+            fitted = round(((end if end <= length else length) - start) * tpb) / tpb
+            if fitted != duration:  # most notes are on ticks already: no copy
+                note = _lasting(note, fitted)
+            same = by_pitch.get(note.pitch)
+            if same is None:
+                by_pitch[note.pitch] = [note]
+            else:
+                same.append(note)
     kept: list[Note] = []
     for same in by_pitch.values():
-        same.sort(key=lambda n: (n.start_beat, -n.velocity))
+        same.sort(key=_earliest_loudest)
         previous: Note | None = None
         for note in same:
-            if previous is not None and note.start_beat - previous.start_beat < _SHORTEST:
-                continue  # a double hit: the louder (sorted first) stays
-            if previous is not None and previous.end_beat > note.start_beat:
-                kept[-1] = _lasting(previous, _tick(note.start_beat - previous.start_beat))
+            if previous is not None:
+                if note.start_beat - previous.start_beat < _SHORTEST:
+                    continue  # a double hit: the louder (sorted first) stays
+                if previous.start_beat + previous.duration_beats > note.start_beat:
+                    kept[-1] = _lasting(previous, _tick(note.start_beat - previous.start_beat))
             kept.append(note)
             previous = note
     final = [n for n in kept if n.duration_beats >= _SHORTEST]
-    final.sort(key=lambda n: (n.start_beat, n.pitch))
+    final.sort(key=_START_AND_PITCH)
     return final
+
+
+def _earliest_loudest(note: Note) -> tuple[float, int]:
+    return note.start_beat, -note.velocity
+
+
+_START_AND_PITCH = attrgetter("start_beat", "pitch")
 
 
 def _lasting(note: Note, duration: float) -> Note:
