@@ -9,11 +9,6 @@ which a resumed run makes the same bytes (every stage is deterministic).
 Only the newest checkpoint matters: one still waiting when a newer one arrives
 is dropped, the newer one taking over its fsync if it was durable. A write the
 disk refused is raised to the ledger at its next checkpoint or flush, once.
-
-Every run's writer drains on one long-lived thread. Starting a thread per burst
-of checkpoints made the stage wait in `Thread.start` until the new thread had
-run far enough to give the GIL back, which it did only after serialising the
-song. The thread is joined when the interpreter exits, so no write is cut short.
 """
 
 from __future__ import annotations
@@ -21,11 +16,7 @@ from __future__ import annotations
 import contextvars
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-
-#: The one thread every writer drains on, started with the first checkpoint.
-_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="checkpoint")
 
 
 @dataclass(frozen=True)
@@ -62,7 +53,7 @@ class CheckpointWriter:
             self._idle.clear()
             if not self._running:
                 self._running = True
-                _THREAD.submit(self._drain)
+                threading.Thread(target=self._drain, name="checkpoint", daemon=False).start()
 
     def flush(self) -> None:
         """Wait until every checkpoint handed over is on disk; raise a failed write."""
