@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from muse_tui.contracts import (
     StageFailed,
     StageRecord,
 )
+from muse_tui.store.atomic import sync_files
 from muse_tui.store.checkpoint import (
     SongJson,
     framed,
@@ -58,11 +60,17 @@ class RunLedger:
     #: The regions' JSON, kept from one checkpoint to the next (S5 keeps S4's notes).
     _serialise: SongJson = field(default_factory=SongJson, init=False, repr=False)
     _writer: CheckpointWriter = field(default_factory=CheckpointWriter, init=False, repr=False)
+    #: Files stages wrote without syncing (`StageResult.unsynced`), for the next durable write.
+    _unsynced: list[Path] = field(default_factory=list, init=False, repr=False)
+    _unsynced_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     def complete(self, stage: int, record: StageRecord, result: StageResult) -> None:
         """Take a stage's result into the song and its record, and say so."""
         p = self.pipeline
         p.song_state = result.song
+        if result.unsynced:
+            with self._unsynced_lock:
+                self._unsynced += result.unsynced
         if isinstance(result.output, IntentOutput):
             p.intent = result.output.intent
         record.output = result.output
@@ -92,31 +100,46 @@ class RunLedger:
     def checkpoint(self, *, durable: bool = True) -> None:
         """Hand the pipeline to the checkpoint writer, if the config asks for checkpoints.
 
-        The pipeline changes as the run goes on, so its bytes around the song are
-        taken now; the song itself is never changed by a stage, so its JSON is
-        made on the writer's thread. Raises a checkpoint write that failed since.
+        Both files' bytes are made now, on the caller's thread: the pipeline goes on
+        changing, and serialising holds the GIL wherever it runs, so on the writer's
+        thread it only made the next stage wait for the GIL (4 ms before S7 began).
+        The writer does the disk's part, which lets the GIL go. Raises a checkpoint
+        write that failed since.
         """
         p = self.pipeline
         if not p.config.enable_checkpoints:
             return
         p.updated_at = self.clock().isoformat()
-        song, frame = p.song_state, pipeline_frame(p)
+        frame = pipeline_frame(p)
         if frame is None:  # cannot happen (see `pipeline_frame`): write it whole, after the rest
             self.flush()
             write_checkpoint(self.session_dir, p, durable=durable)
         else:
-            self._writer.submit(lambda sync: self._write(song, frame, sync), durable=durable)
+            song_json = self._song_bytes(p.song_state)
+
+            def write(sync: bool) -> None:
+                if sync:  # the stages' files first: the checkpoint may only land after them
+                    sync_files(self._take_unsynced())
+                pipeline_json = framed(frame, song_json)
+                write_state_files(self.session_dir, pipeline_json, song_json, durable=sync)
+
+            self._writer.submit(write, durable=durable)
         p.recovery.checkpoint_path = str(pipeline_path(self.session_dir))
 
     def flush(self) -> None:
         """Wait until the checkpoints handed over are on disk; raise a write that failed."""
         self._writer.flush()
 
-    def _write(self, song: SongState, frame: tuple[bytes, bytes], durable: bool) -> None:
+    def _take_unsynced(self) -> list[Path]:
+        """The stages' unsynced files, for the write about to sync them (taken once)."""
+        with self._unsynced_lock:
+            files, self._unsynced = self._unsynced, []
+        return files
+
+    def _song_bytes(self, song: SongState) -> bytes:
         if self._song_json is None or self._song_json[0] is not song:
             self._song_json = (song, self._serialise(song))
-        song_json = self._song_json[1]
-        write_state_files(self.session_dir, framed(frame, song_json), song_json, durable=durable)
+        return self._song_json[1]
 
     def finish(self, error: StageError | None) -> None:
         """Checkpoint the ended run, record it in the manifest, and emit the one finish event."""
@@ -127,6 +150,7 @@ class RunLedger:
         try:
             self.checkpoint()
             self.flush()
+            sync_files(self._take_unsynced())  # any left: checkpoints off, or none durable ran
             record_run_in_manifest(self.session_dir, p)
         except OSError as exc:  # a full disk must not hide how the run ended
             if p.status in ("completed", "completed_partial"):

@@ -243,14 +243,18 @@ def assembly_stage(song: SongState, ctx: StageContext) -> StageResult:
     """S6: the arranged song as one SMF plus one file per track."""
     playable = arrange_for_playback(plan_expression(song, ctx.prompt))
     with ctx.tool("write_song_midi"):
-        files = write_song_midi(ctx.session_dir, playable, arranged=True)
+        # Synced by S6's own durable checkpoint, on the writer's thread while S7 works.
+        files = write_song_midi(ctx.session_dir, playable, arranged=True, durable=False)
     paths = [f.path for f in files]
     full = next((p for p in paths if p.endswith("full-arrangement.mid")), paths[0])
     output = AssemblyOutput(
         assembled_file_path=full, track_file_paths=[p for p in paths if p != full]
     )
     bars = playable.arrangement.total_bars if playable.arrangement else 0
-    return StageResult(output, playable, f"{len(playable.tracks)} tracks, {bars} bars → {full}")
+    summary = f"{len(playable.tracks)} tracks, {bars} bars → {full}"
+    return StageResult(
+        output, playable, summary, unsynced=tuple(ctx.session_dir / p for p in paths)
+    )
 
 
 def validation_stage(song: SongState, ctx: StageContext) -> StageResult:

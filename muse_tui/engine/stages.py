@@ -37,11 +37,18 @@ ProgressCallback = Callable[[str, float], None]
 
 @dataclass(frozen=True)
 class StageResult:
-    """A stage's output, the song as it now stands, and the one-line summary for the tracker."""
+    """A stage's output, the song as it now stands, and the one-line summary for the tracker.
+
+    `unsynced`: files the stage wrote whole but did not fsync. The run's next
+    durable checkpoint syncs them before it lands, so no checkpoint on disk
+    ever records a stage whose files a power cut could lose; kill -9 loses
+    nothing either way (the files are whole in the page cache).
+    """
 
     output: StageOutput
     song: SongState
     summary: str
+    unsynced: tuple[Path, ...] = ()
 
 
 @dataclass

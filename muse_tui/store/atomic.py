@@ -92,6 +92,28 @@ def write_atomic_files(
     return [len(payload) for _, payload in payloads]
 
 
+def sync_files(paths: Sequence[Path]) -> None:
+    """fsync files written with `durable=False`, then their folders: their renames too.
+
+    Files an open session change holds are its own to sync when it commits.
+    """
+    staging = STAGING.get()
+    written = [p for p in dict.fromkeys(paths) if staging is None or not staging.covers(p)]
+    try:
+        for path in written:
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        for folder in dict.fromkeys(path.parent for path in written):
+            fsync_folder(folder)
+    except OSError as exc:
+        raise WriteFailed(
+            exc.errno, f"could not save {exc.filename or 'a file'}: {exc.strerror or exc}"
+        ) from exc
+
+
 def read_current(path: Path) -> bytes:
     """The file's bytes as the open session change would leave them (else as on disk)."""
     staging = STAGING.get()

@@ -88,12 +88,13 @@ def midi_file_names(tracks: list[Track]) -> dict[str, str]:
 
 
 def write_song_midi(
-    session_dir: Path, song: SongState, *, arranged: bool = False
+    session_dir: Path, song: SongState, *, arranged: bool = False, durable: bool = True
 ) -> list[ManifestFile]:
     """Write `midi/full-arrangement.mid` and a file per track; arrange first unless `arranged`.
 
     Each track is encoded once: the per-track files reuse the same bytes as the full file.
     The manifest entries take the sizes just written rather than asking the disk again.
+    `durable=False` leaves the fsyncs to the caller (`store.atomic.sync_files`).
     """
     playable = song if arranged else arrange_for_playback(song)
     end = song_end_tick(playable, PPQ)
@@ -106,7 +107,8 @@ def write_song_midi(
         [
             (inside_session(session_dir, relative), data)
             for (relative, _), data in zip(described, contents, strict=True)
-        ]
+        ],
+        durable=durable,
     )
     return [
         ManifestFile(path=relative, type="midi", description=description, size_bytes=size)
