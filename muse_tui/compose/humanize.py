@@ -245,6 +245,26 @@ def _note(pitch: int, velocity: int, start: float, duration: float, channel: int
     return note
 
 
+def played_bends(points: Iterable[tuple[float, int]], channel: int) -> list[PitchBend]:
+    """`played_bend` of each (beat, value), the plainly valid ones built in line."""
+    if not (_TRUSTED_BEND and type(channel) is int and 0 <= channel <= 15):
+        return [played_bend(beat, value, channel) for beat, value in points]
+    new, set_dict = _new, _set
+    set_fields, set_extra, set_private = _set_fields, _set_extra, _set_private
+    bends: list[PitchBend] = []
+    for beat, value in points:
+        if type(beat) is float and type(value) is int and beat >= 0 and -8192 <= value <= 8191:
+            bend = new(PitchBend)
+            set_dict(bend, "__dict__", {"beat": beat, "value": value, "channel": channel})
+            set_fields(bend, set(_BEND_FIELDS))
+            set_extra(bend, None)
+            set_private(bend, None)
+            bends.append(bend)
+        else:
+            bends.append(PitchBend(beat=beat, value=value, channel=channel))
+    return bends
+
+
 def played_bend(beat: float, value: int, channel: int) -> PitchBend:
     """`PitchBend(...)`, unvalidated when plainly valid, as `played_note` does for notes.
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from muse_tui.contracts import ControlChange, Note, PitchBend, Region
 from muse_tui.theory.drums import KICK, KICK_ACOUSTIC
 
-from ..humanize import Draft, played_bend, played_note, unswing_position
+from ..humanize import Draft, played_bends, played_note, unswing_position
 from .context import PartContext, PartDraft
 from .grid import STEP, pick_per_phrase, read_hits
 from .harmony import SoundingChord, nearest_pitch
@@ -270,7 +270,7 @@ def _glide_bends(
 ) -> tuple[list[Note], list[PitchBend]]:
     """Bend each gliding note into the next over its last 16th or so, back to 0 at the next note."""
     notes = list(notes)
-    bends: list[PitchBend] = []
+    points: list[tuple[float, int]] = []
     for index in sorted(glides):
         if index + 1 >= len(notes):
             continue
@@ -283,10 +283,11 @@ def _glide_bends(
         glide = min(0.25, gap * 0.4)
         full = max(-8192, min(8191, round((target.pitch - note.pitch) / GLIDE_RANGE * 8192)))
         begin = target.start_beat - glide
-        for k in range(6):
-            fraction = k / 6
-            eased = fraction * fraction * (3 - 2 * fraction)
-            bends.append(played_bend(begin + glide * fraction, round(full * eased), channel))
-        bends.append(played_bend(target.start_beat - 1 / 960, full, channel))
-        bends.append(played_bend(target.start_beat, 0, channel))
-    return notes, bends
+        points += [(begin + glide * fraction, round(full * eased)) for fraction, eased in _EASED]
+        points.append((target.start_beat - 1 / 960, full))
+        points.append((target.start_beat, 0))
+    return notes, played_bends(points, channel)
+
+
+#: A glide's six steps: how far through it (0, 1/6 … 5/6) and how far bent, smoothstep-eased.
+_EASED = [(k / 6, (k / 6) * (k / 6) * (3 - 2 * (k / 6))) for k in range(6)]

@@ -10,6 +10,7 @@ from pydantic import Field, ValidationError, field_validator
 from muse_tui.compose.humanize import (
     BEND_SHAPE,
     played_bend,
+    played_bends,
     played_note,
     shaped_as,
     shaped_as_note,
@@ -108,3 +109,12 @@ class _WiderBend(PitchBend):
 def test_only_the_bend_it_knows_is_built_unvalidated() -> None:
     assert shaped_as(PitchBend, BEND_SHAPE)
     assert not shaped_as(_WiderBend, BEND_SHAPE)
+
+
+def test_bends_built_together_are_the_validated_bends_and_doubtful_ones_are_checked() -> None:
+    points = [(0.0, 0), (1.5, 8191), (2.25, -8192)]
+    assert played_bends(points, 4) == [PitchBend(beat=b, value=v, channel=4) for b, v in points]
+    with pytest.raises(ValidationError):
+        played_bends([(1.0, 0), (2.0, 9000)], 4)
+    with pytest.raises(ValidationError):
+        played_bends([(1.0, 0)], 16)
