@@ -22,7 +22,7 @@ from muse_tui.knowledge.rhythm import rhythm_table
 from muse_tui.knowledge.tracks import TrackTable
 
 from .expression import with_expression
-from .humanize import played_note
+from .humanize import retimed
 from .transitions import RAMP_STEP_BEATS, ramp_region_id, transition_ramps
 
 #: A note this early before a section it may play in still belongs to it (humanised pickups).
@@ -197,11 +197,11 @@ def _kept_note(note: Note, channel: int, duration: float) -> Note:
     """`note` on `channel`, lasting `duration`: the note itself when neither changes.
 
     Most notes do change (a length recomputed from the note's end moves its last
-    bit), so each is built anew, unvalidated when plainly valid (`played_note`).
+    bit), so each is built anew, unvalidated when plainly valid (`retimed`).
     """
     if note.channel == channel and note.duration_beats == duration:
         return note
-    return played_note(note.pitch, note.velocity, note.start_beat, duration, channel)
+    return retimed(note, duration, channel)
 
 
 def _with_sound(track: Track, channel: int, regions: list[Region], table: TrackTable) -> Track:

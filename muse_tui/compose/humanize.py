@@ -245,6 +245,20 @@ def _note(pitch: int, velocity: int, start: float, duration: float, channel: int
     return note
 
 
+def retimed(note: Note, duration: float, channel: int) -> Note:
+    """`note` lasting `duration` on `channel`: `played_note` of a note already valid, whose
+    pitch, velocity and start need no second look."""
+    if (
+        _TRUSTED
+        and type(duration) is float
+        and duration > 0
+        and type(channel) is int
+        and 0 <= channel <= 15
+    ):
+        return _note(note.pitch, note.velocity, note.start_beat, duration, channel)
+    return played_note(note.pitch, note.velocity, note.start_beat, duration, channel)
+
+
 def played_bends(points: Iterable[tuple[float, int]], channel: int) -> list[PitchBend]:
     """`played_bend` of each (beat, value), the plainly valid ones built in line."""
     if not (_TRUSTED_BEND and type(channel) is int and 0 <= channel <= 15):

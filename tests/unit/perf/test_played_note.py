@@ -12,6 +12,7 @@ from muse_tui.compose.humanize import (
     played_bend,
     played_bends,
     played_note,
+    retimed,
     shaped_as,
     shaped_as_note,
 )
@@ -118,3 +119,12 @@ def test_bends_built_together_are_the_validated_bends_and_doubtful_ones_are_chec
         played_bends([(1.0, 0), (2.0, 9000)], 4)
     with pytest.raises(ValidationError):
         played_bends([(1.0, 0)], 16)
+
+
+def test_a_note_retimed_is_the_validated_note_and_a_doubtful_length_is_checked() -> None:
+    note = Note(pitch=40, velocity=90, start_beat=2.0, duration_beats=1.0, channel=1)
+    assert retimed(note, 0.75, 9) == note.model_copy(update={"duration_beats": 0.75, "channel": 9})
+    with pytest.raises(ValidationError):
+        retimed(note, 0.0, 9)
+    with pytest.raises(ValidationError):
+        retimed(note, 0.5, 16)
