@@ -15,6 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from textual.screen import Screen
+
+from tests.ui.harness import make_studio
 
 PROBE = """
 import json, sys
@@ -126,3 +129,27 @@ def test_the_first_frame_imports_little_more_than_a_bare_textual_app(
 ) -> None:
     extra = sorted(first_frame_modules - bare_first_frame_modules)
     assert len(extra) <= EXTRA_MODULES_BOUND, f"{len(extra)} modules more than a bare app: {extra}"
+
+
+def _styles_of(screen: Screen[None]) -> dict[str, list[str]]:
+    """Every node's rules as CSS, and those of its component classes (the parts it draws)."""
+    styles = {}
+    for node in screen.walk_children(with_self=True):
+        parts = set().union(*(vars(c).get("COMPONENT_CLASSES", set()) for c in type(node).__mro__))
+        styles[f"{node!r}"] = [node.styles.css] + [
+            f"{part}: {node.get_component_styles(part).css}" for part in sorted(parts)
+        ]
+    return styles
+
+
+async def test_the_first_frame_is_styled_as_a_full_restyle_would_style_it(
+    tmp_path: Path,
+) -> None:
+    # StudioScreen skips the restyle Textual does when it first resumes: each widget was
+    # styled as it mounted. Were any left out of date, restyling now would change it.
+    app = make_studio(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        as_painted = _styles_of(app.studio)
+        app.stylesheet.update(app.studio)
+        assert _styles_of(app.studio) == as_painted

@@ -15,7 +15,7 @@ import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -91,6 +91,7 @@ class StudioScreen(Screen[None]):
 
     AUTO_FOCUS = "#prompt"
     _prompt_empty = True
+    _resumed = False
     PROMPT_TITLE = "Prompt — enter composes, ctrl+n new line"
     EDIT_PROMPT_TITLE = "Prompt — say what to change (“bass simpler”), or a new song"
 
@@ -140,6 +141,19 @@ class StudioScreen(Screen[None]):
                 {name: name == reached[-1] if reached else False for _, name in breakpoints}
             )
         return classes
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        """The first resume lays the screen out and paints it without styling it again.
+
+        Textual resumes a screen by styling every widget in it anew; the first time,
+        each widget was styled as it mounted, moments before, by the same stylesheet,
+        so that second pass changed nothing (`tests/ui/test_startup.py` checks) and
+        cost the first frame ~9 ms. Later resumes (back from a dialog) restyle as usual.
+        """
+        if not self._resumed:
+            self._resumed = True
+            event.prevent_default()  # Textual's own handler runs once, here
+            super()._on_screen_resume(events.ScreenResume(refresh_styles=False))
 
     def on_mount(self) -> None:
         with contextlib.suppress(NoMatches):  # ctrl+q pressed before the first frame
