@@ -66,6 +66,8 @@ class StudioApp(App[None]):
                 tooltip="MIDI port, theme, sessions folder, gates, bars, tracks, keys"),
     ]  # fmt: skip
 
+    _theme_chosen = False  # until then there are no variables to compute (get_css_variables)
+
     def __init__(self, config: StudioConfig | None = None) -> None:
         super().__init__()
         self.config = config or StudioConfig()
@@ -269,6 +271,7 @@ class StudioApp(App[None]):
         here: the theme's variables and classes are all the watcher would change.
         """
         self.set_reactive(App.theme, self._known_theme(name))
+        self._theme_chosen = True
         dark = self.current_theme.dark
         self.set_class(dark, "-dark-mode", update=False)
         self.set_class(not dark, "-light-mode", update=False)
@@ -277,9 +280,11 @@ class StudioApp(App[None]):
         self.stylesheet.set_variables(self.get_css_variables())
 
     def _use_keymap(self, keymap: dict[str, str]) -> None:
-        from .keys import known_binding_ids  # every screen's bindings: only for a keymap
+        unknown: list[str] = []
+        if keymap:
+            from .keys import known_binding_ids  # every screen's bindings: only for a keymap
 
-        unknown = sorted(set(keymap) - known_binding_ids()) if keymap else []
+            unknown = sorted(set(keymap) - known_binding_ids())
         if unknown:
             message = (
                 f"The keymap names {', '.join(unknown)}, which no key has; "
@@ -291,8 +296,21 @@ class StudioApp(App[None]):
                 self.notices.append(message)
         self.set_keymap({k: v for k, v in keymap.items() if k not in unknown})
 
-    def get_theme_variable_defaults(self) -> dict[str, str]:
-        return studio_variable_defaults(self.current_theme)
+    def get_css_variables(self) -> dict[str, str]:
+        """The theme's colours and variables, and the studio's own, from one colour system.
+
+        Textual's version generates the theme's colour system, then asks
+        `get_theme_variable_defaults`, which needs it again for the studio's
+        variables: generating it is most of the cost. `App.__init__` asks too, before
+        the studio has chosen its theme (`_start_in_theme`), for a theme it never shows.
+        """
+        if not self._theme_chosen:
+            return {}
+        theme = self.current_theme
+        colours = theme.to_color_system().generate()
+        variables = {**studio_variable_defaults(colours), **colours, **theme.variables}
+        self.theme_variables = variables
+        return variables
 
     # ── hot reload ──────────────────────────────────────────────────────────
 
