@@ -23,6 +23,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from .line_style import StyledOncePerRepaint
 from .roll_model import RollForm, RollModel, columns
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ MOTIF_COLOURS = ("#4fb8d8", "#e8a33d", "#c77ddb", "#7cc66b", "#e0675c")
 MOTIF_RUN = "─"
 
 
-class PianoRoll(ScrollView, can_focus=True):
+class PianoRoll(StyledOncePerRepaint, ScrollView, can_focus=True):
     """The selected track's notes; arrows scroll, + and − zoom, f follows the playhead."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
