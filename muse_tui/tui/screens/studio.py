@@ -57,8 +57,26 @@ LETTER_ACTIONS = {
 EDIT_ACTIONS = {"undo", "redo", "alternatives"}
 
 
+class PaneColumn(Vertical):
+    """A column of panes, which cover it whole: it has nothing of its own to draw.
+
+    Textual draws every widget on screen in full, then what lies over it; `BLANK`
+    spares it drawing a container nobody sees (~1 ms a column in the first frame).
+    """
+
+    BLANK = True
+
+
+class PaneColumns(Horizontal):
+    """The columns side by side, covering it whole (see `PaneColumn`)."""
+
+    BLANK = True
+
+
 class StudioScreen(Screen[None]):
     """Where the producer composes, watches, approves, changes and listens."""
+
+    BLANK = True  # its panes, the transport and the footer cover it (see `PaneColumn`)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle_play", "Play", id="audition.play",
@@ -122,9 +140,9 @@ class StudioScreen(Screen[None]):
         for pane, title in panes.items():
             pane.border_title = title
         left, right = list(panes)[:3], list(panes)[3:]
-        with Horizontal(id="studio-body"):
-            yield Vertical(*left, id="left")
-            yield Vertical(*right, id="right")
+        with PaneColumns(id="studio-body"):
+            yield PaneColumn(*left, id="left")
+            yield PaneColumn(*right, id="right")
         yield TransportBar(id="transport")
         yield Footer(compact=True)
         yield from (self.composer, self.editor, self.comparing, self.listening)
