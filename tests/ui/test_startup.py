@@ -77,6 +77,7 @@ DEFERRED = [
     "muse_tui.tui.screens.approval",
     "muse_tui.tui.screens.settings",
     "muse_tui.tui.widgets.history",  # mounted when a composed session opens
+    "muse_tui.tui.widgets.roll_model",  # the roll's model: built with its first track
     "pydantic",  # the settings are a checked dataclass; the contracts load with a run
     "click",  # `muse-studio` with no arguments opens the studio before the command line
     "tomli_w",  # only to save the settings
