@@ -78,6 +78,7 @@ DEFERRED = [
     "muse_tui.tui.screens.settings",
     "muse_tui.tui.widgets.history",  # mounted when a composed session opens
     "muse_tui.tui.widgets.roll_model",  # the roll's model: built with its first track
+    "muse_tui.tui.comparison",  # a comparison's data: with the first comparison
     "pydantic",  # the settings are a checked dataclass; the contracts load with a run
     "click",  # `muse-studio` with no arguments opens the studio before the command line
     "tomli_w",  # only to save the settings
