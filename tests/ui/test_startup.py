@@ -79,6 +79,9 @@ DEFERRED = [
     "muse_tui.tui.widgets.history",  # mounted when a composed session opens
     "muse_tui.tui.widgets.roll_model",  # the roll's model: built with its first track
     "muse_tui.tui.comparison",  # a comparison's data: with the first comparison
+    "muse_tui.tui.composing",  # the collaborators that run, change and compare songs:
+    "muse_tui.tui.editing",  # mounted on first use
+    "muse_tui.tui.comparing",
     "pydantic",  # the settings are a checked dataclass; the contracts load with a run
     "click",  # `muse-studio` with no arguments opens the studio before the command line
     "tomli_w",  # only to save the settings

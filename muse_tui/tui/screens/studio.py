@@ -1,12 +1,13 @@
 """The main screen: the layout, the open song, and the keys; each area's work is a collaborator.
 
 `session` (an `OpenSong`) is the one source of truth for what is open: the panes
-watch it (`follow_open_song`). The collaborators are composed beside the panes
-and show nothing: `Composer` runs the pipeline, `Editor` changes the open
-session, `Comparing` shows and plays alternatives, `Listening` drives the
-player and the transport. They report with typed messages; the handlers here
-set `session`. A new pane is one widget that follows the open song plus one
-line in `compose()`.
+watch it (`follow_open_song`). The collaborators sit beside the panes and show
+nothing: `Composer` runs the pipeline, `Editor` changes the open session,
+`Comparing` shows and plays alternatives (those three are mounted on first use,
+so their handlers here go by Textual's names, `on_editor_edited`), `Listening`
+drives the player and the transport. They report with typed messages; the
+handlers here set `session`. A new pane is one widget that follows the open
+song plus one line in `compose()`.
 """
 
 from __future__ import annotations
@@ -25,9 +26,6 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from ..comparing import Comparing
-from ..composing import Composer
-from ..editing import Editor
 from ..listening import Listening
 from ..messages import PipelineEventMessage, SongLoaded
 from ..session import OpenSong
@@ -47,7 +45,10 @@ if TYPE_CHECKING:
     )
 
     from ..app import StudioApp
+    from ..comparing import Comparing
     from ..comparison import Comparison
+    from ..composing import Composer
+    from ..editing import Editor
     from ..widgets.compare import CompareView, ProposalView
     from ..widgets.history import HistoryPane
 
@@ -118,10 +119,10 @@ class StudioScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__(id="studio")
-        self.composer = Composer(id="composer")
-        self.editor = Editor(id="editor")
         self.listening = Listening(id="listening")
-        self.comparing = Comparing(self.listening, id="comparing")
+        self._composer: Composer | None = None
+        self._editor: Editor | None = None
+        self._comparing: Comparing | None = None
 
     def compose(self) -> ComposeResult:
         # The size's breakpoint classes before the panes are styled: the first resize
@@ -145,7 +146,7 @@ class StudioScreen(Screen[None]):
             yield PaneColumn(*right, id="right")
         yield TransportBar(id="transport")
         yield Footer(compact=True)
-        yield from (self.composer, self.editor, self.comparing, self.listening)
+        yield self.listening
 
     def _breakpoint_classes(self, size: Size) -> dict[str, bool]:
         """The classes Textual's resize handler sets: per axis, the last breakpoint reached."""
@@ -205,11 +206,40 @@ class StudioScreen(Screen[None]):
 
     @property
     def comparison(self) -> Comparison | None:
-        return self.comparing.comparison
+        return self._comparing.comparison if self._comparing else None
 
     @property
     def running(self) -> bool:
-        return self.composer.running
+        return self._composer is not None and self._composer.running
+
+    # ── the collaborators, mounted on first use: the first frame needs none of them ──
+
+    @property
+    def composer(self) -> Composer:
+        if self._composer is None:
+            from ..composing import Composer
+
+            self._composer = Composer(id="composer")
+            self.mount(self._composer)
+        return self._composer
+
+    @property
+    def editor(self) -> Editor:
+        if self._editor is None:
+            from ..editing import Editor
+
+            self._editor = Editor(id="editor")
+            self.mount(self._editor)
+        return self._editor
+
+    @property
+    def comparing(self) -> Comparing:
+        if self._comparing is None:
+            from ..comparing import Comparing
+
+            self._comparing = Comparing(self.listening, id="comparing")
+            self.mount(self._comparing)
+        return self._comparing
 
     @property
     def run_session_id(self) -> str:
@@ -229,7 +259,8 @@ class StudioScreen(Screen[None]):
         if action == "alternatives" and self.comparison is not None:
             return False  # one comparison at a time; n asks for a new batch
         if action == "show_proposal":
-            return self.comparing.proposal is not None and not self.query("#proposal")
+            pending = self._comparing.proposal if self._comparing else None
+            return pending is not None and not self.query("#proposal")
         if action in EDIT_ACTIONS:
             return self.editable
         return True
@@ -280,8 +311,7 @@ class StudioScreen(Screen[None]):
             message.song, message.session_dir, message.pipeline, opened=message.opened
         )
 
-    @on(Editor.Edited)
-    def _edited(self, message: Editor.Edited) -> None:
+    def on_editor_edited(self, message: Editor.Edited) -> None:
         """Show what an edit did: the song, its history, the files, and what to hear."""
         result, session = message.result, self.session
         if session is None:
@@ -331,8 +361,7 @@ class StudioScreen(Screen[None]):
             self.log_pane.say(f"A proposal is pending: “{pending.proposal.request}”.", "bold")
             self.refresh_bindings()
 
-    @on(Editor.Proposed)
-    def _proposed(self, message: Editor.Proposed) -> None:
+    def on_editor_proposed(self, message: Editor.Proposed) -> None:
         """Show "current | proposal"; the song, its files and its history are as they were."""
         if self.song is None:
             return
@@ -341,8 +370,7 @@ class StudioScreen(Screen[None]):
         self.notify(message.result.summary, timeout=4)
         self.refresh_bindings()
 
-    @on(Editor.Discarded)
-    def _discarded(self, message: Editor.Discarded) -> None:
+    def on_editor_discarded(self, message: Editor.Discarded) -> None:
         self.comparing.forget_proposal()
         self.log_pane.say(message.result.summary)
         self.notify(message.result.summary, timeout=3)
@@ -369,14 +397,12 @@ class StudioScreen(Screen[None]):
             self.query_one("#proposal").focus()
             self.refresh_bindings()
 
-    @on(Editor.ComparisonMade)
-    def _comparison_made(self, message: Editor.ComparisonMade) -> None:
+    def on_editor_comparison_made(self, message: Editor.ComparisonMade) -> None:
         if self.session is not None:
             self.session = self.session.changed(message.comparison.pipeline)
         self.comparing.open(message.comparison)
 
-    @on(Editor.ComposeRequested)
-    def _compose_requested(self, message: Editor.ComposeRequested) -> None:
+    def on_editor_compose_requested(self, message: Editor.ComposeRequested) -> None:
         if self.comparison is not None and not self.editor.editing:
             self.comparing.close()
         self.start_compose(message.text)
