@@ -82,6 +82,9 @@ DEFERRED = [
     "muse_tui.tui.composing",  # the collaborators that run, change and compare songs:
     "muse_tui.tui.editing",  # mounted on first use
     "muse_tui.tui.comparing",
+    "muse_tui.tui.commands",  # the palette's provider: when the palette opens
+    "muse_tui.tui.gate",  # approvals and questions: with the first run
+    "muse_tui.tui.watch",  # the file watchers: after the first frame
     "pydantic",  # the settings are a checked dataclass; the contracts load with a run
     "click",  # `muse-studio` with no arguments opens the studio before the command line
     "tomli_w",  # only to save the settings
