@@ -37,7 +37,12 @@ import termios
 import time
 from pathlib import Path
 
-from muse_tui.contracts import (
+#: The checkout this bench belongs to: its muse_tui is the one timed, whichever checkout
+#: the venv's editable install points at (a worktree's bench timed main's studio).
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from muse_tui.contracts import (  # noqa: E402
     Arrangement,
     ComposerPipeline,
     Note,
@@ -47,7 +52,7 @@ from muse_tui.contracts import (
     Track,
     new_id,
 )
-from muse_tui.store.checkpoint import write_checkpoint
+from muse_tui.store.checkpoint import write_checkpoint  # noqa: E402
 
 COLUMNS, ROWS = 120, 40
 SYNC_QUERY, SYNC_REPLY, SYNC_END = b"\x1b[?2026$p", b"\x1b[?2026;2$y", b"\x1b[?2026l"
@@ -189,6 +194,7 @@ def environment(folder: Path, bytecode: Path | None = None) -> dict[str, str]:
     env.update(
         TERM="xterm-256color", COLORTERM="truecolor",
         MUSE_CONFIG_DIR=str(folder / "config"), MUSE_SESSIONS_DIR=str(folder / "sessions"),
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     )  # fmt: skip
     if bytecode is not None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
