@@ -37,7 +37,12 @@ import termios
 import time
 from pathlib import Path
 
-from muse_tui.contracts import (
+#: The checkout this bench belongs to: its muse_tui is the one timed, whichever checkout
+#: the venv's editable install points at (a worktree's bench timed main's studio).
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from muse_tui.contracts import (  # noqa: E402
     Arrangement,
     ComposerPipeline,
     Note,
@@ -47,11 +52,11 @@ from muse_tui.contracts import (
     Track,
     new_id,
 )
-from muse_tui.store.checkpoint import write_checkpoint
+from muse_tui.store.checkpoint import write_checkpoint  # noqa: E402
 
 COLUMNS, ROWS = 120, 40
 SYNC_QUERY, SYNC_REPLY, SYNC_END = b"\x1b[?2026$p", b"\x1b[?2026;2$y", b"\x1b[?2026l"
-RIGHT, LEFT, ESCAPE, TAB = b"\x1b[C", b"\x1b[D", b"\x1b", b"\t"
+RIGHT, LEFT, TAB = b"\x1b[C", b"\x1b[D", b"\t"
 ENTER, CTRL_O, CTRL_Q = b"\r", b"\x0f", b"\x11"
 SESSION = "session-20261122-bench0"
 MUSE_STUDIO = Path(sys.executable).with_name("muse-studio")
@@ -189,6 +194,7 @@ def environment(folder: Path, bytecode: Path | None = None) -> dict[str, str]:
     env.update(
         TERM="xterm-256color", COLORTERM="truecolor",
         MUSE_CONFIG_DIR=str(folder / "config"), MUSE_SESSIONS_DIR=str(folder / "sessions"),
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     )  # fmt: skip
     if bytecode is not None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -239,10 +245,15 @@ def scroll_latency(presses: int) -> tuple[int, list[float]]:
         terminal.drain(0.3)
         terminal.press(CTRL_O)  # the sessions browser…
         terminal.wait_for(SESSION.encode())
-        terminal.press(ENTER)  # …open the bench session
-        terminal.wait_for(b"Piano roll")
-        for key in (ESCAPE, TAB):  # leave the prompt, tab to the piano roll
-            terminal.press(key)
+        terminal.press(ENTER)  # …open the bench session, back in the prompt
+        # The roll names the track once the session is open ("Piano roll" alone is in
+        # every frame): keys sent sooner raced the load, which moves the panes.
+        terminal.wait_for("Piano roll · Arp".encode())
+        for _ in range(2):  # tab to the arrangement, then to the piano roll below it
+            terminal.press(TAB)
+        # Not escape: Textual holds a lone escape ~100 ms to tell it from a sequence's start,
+        # and a tab sent meanwhile (press returns at the first repaint, which need not be
+        # escape's) merged with it into shift+tab, to the notes, where arrows move nothing.
         terminal.drain(0.3)
         # Right then left: every press moves the view (at the roll's end a right would not).
         return count, [terminal.press(RIGHT if n % 2 == 0 else LEFT) for n in range(presses)]

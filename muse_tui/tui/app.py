@@ -10,6 +10,7 @@ import gc
 import random
 from collections.abc import Callable
 from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -22,9 +23,7 @@ from textual.theme import Theme
 from muse_tui.store.settings import load_settings
 
 from .auditioning import Audition, EnginePlayback
-from .commands import StudioCommands
 from .config import StudioConfig
-from .gate import MessageSink, StudioGate
 from .messages import FilesChanged, OpenSession, PlaybackRequested, PreviewRequested
 from .screens.studio import StudioScreen
 from .themes import (
@@ -34,14 +33,23 @@ from .themes import (
     load_themes,
     studio_variable_defaults,
 )
-from .watch import changes, reload_skills
 
 if TYPE_CHECKING:  # the engine, the pipeline's contracts and the other screens load on first use
+    from textual.command import Provider
+
     from muse_tui.contracts import PipelineConfig, Section, Track
     from muse_tui.engine.orchestrator import Orchestrator
     from muse_tui.store.settings import Settings
 
+    from .gate import StudioGate
     from .screens.settings import SettingsScreen
+
+
+def studio_commands() -> type[Provider]:
+    """The palette's provider (`COMMANDS`): loaded when the palette first opens."""
+    from .commands import StudioCommands
+
+    return StudioCommands
 
 
 class StudioApp(App[None]):
@@ -49,7 +57,7 @@ class StudioApp(App[None]):
 
     CSS_PATH = Path(__file__).with_name("studio.tcss")
     TITLE = "muse-studio"
-    COMMANDS = App.COMMANDS | {StudioCommands}
+    COMMANDS = App.COMMANDS | {studio_commands}
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (30, "-tall")]
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -66,12 +74,13 @@ class StudioApp(App[None]):
                 tooltip="MIDI port, theme, sessions folder, gates, bars, tracks, keys"),
     ]  # fmt: skip
 
+    _theme_chosen = False  # until then there are no variables to compute (get_css_variables)
+
     def __init__(self, config: StudioConfig | None = None) -> None:
         super().__init__()
         self.config = config or StudioConfig()
         self.settings, self.notices = load_settings(self.config.settings_path)
         self.audition = Audition(self.config.open_player, self.settings.midi_port)
-        self.gate = StudioGate(self, on_answered=self.audition.end_preview)
         self.play_when_loaded = False
         themes, problems = load_themes(self.config.themes_dirs)
         for theme in themes:
@@ -115,8 +124,17 @@ class StudioApp(App[None]):
 
         return self.config.sessions_root or default_sessions_root(self.settings.sessions_dir)
 
+    @cached_property
+    def gate(self) -> StudioGate:
+        """Asks the producer during a run (approvals, questions): made with the first run."""
+        from .gate import StudioGate
+
+        return StudioGate(self, on_answered=self.audition.end_preview)
+
     def orchestrator(self, root: Path | None = None) -> Orchestrator:
         from muse_tui.engine.orchestrator import Orchestrator
+
+        from .gate import MessageSink
 
         studio = self.studio
         sink = MessageSink(studio)
@@ -269,6 +287,7 @@ class StudioApp(App[None]):
         here: the theme's variables and classes are all the watcher would change.
         """
         self.set_reactive(App.theme, self._known_theme(name))
+        self._theme_chosen = True
         dark = self.current_theme.dark
         self.set_class(dark, "-dark-mode", update=False)
         self.set_class(not dark, "-light-mode", update=False)
@@ -277,9 +296,11 @@ class StudioApp(App[None]):
         self.stylesheet.set_variables(self.get_css_variables())
 
     def _use_keymap(self, keymap: dict[str, str]) -> None:
-        from .keys import known_binding_ids  # every screen's bindings: only for a keymap
+        unknown: list[str] = []
+        if keymap:
+            from .keys import known_binding_ids  # every screen's bindings: only for a keymap
 
-        unknown = sorted(set(keymap) - known_binding_ids()) if keymap else []
+            unknown = sorted(set(keymap) - known_binding_ids())
         if unknown:
             message = (
                 f"The keymap names {', '.join(unknown)}, which no key has; "
@@ -291,8 +312,21 @@ class StudioApp(App[None]):
                 self.notices.append(message)
         self.set_keymap({k: v for k, v in keymap.items() if k not in unknown})
 
-    def get_theme_variable_defaults(self) -> dict[str, str]:
-        return studio_variable_defaults(self.current_theme)
+    def get_css_variables(self) -> dict[str, str]:
+        """The theme's colours and variables, and the studio's own, from one colour system.
+
+        Textual's version generates the theme's colour system, then asks
+        `get_theme_variable_defaults`, which needs it again for the studio's
+        variables: generating it is most of the cost. `App.__init__` asks too, before
+        the studio has chosen its theme (`_start_in_theme`), for a theme it never shows.
+        """
+        if not self._theme_chosen:
+            return {}
+        theme = self.current_theme
+        colours = theme.to_color_system().generate()
+        variables = {**studio_variable_defaults(colours), **colours, **theme.variables}
+        self.theme_variables = variables
+        return variables
 
     # ── hot reload ──────────────────────────────────────────────────────────
 
@@ -309,6 +343,8 @@ class StudioApp(App[None]):
         a third of a second that would otherwise freeze the studio right after its
         first frame.
         """
+        from .watch import changes
+
         async for batch in changes(await asyncio.to_thread(folders)):
             self.post_message(FilesChanged(kind, batch))
 
@@ -337,7 +373,9 @@ class StudioApp(App[None]):
 
     @work(thread=True, exclusive=True, group="skills", exit_on_error=False)
     def reload_skills(self) -> None:
-        problem = reload_skills(self._skills_root())
+        from . import watch
+
+        problem = watch.reload_skills(self._skills_root())
         if problem:
             self.notify(problem, title="Skill file", severity="error", timeout=10)
         else:

@@ -22,7 +22,6 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
-from .comparison import Comparison, comparison_of, element_role
 from .composing import BUSY_COMPOSING, PIPELINE, error_sentence
 
 if TYPE_CHECKING:
@@ -35,6 +34,7 @@ if TYPE_CHECKING:
     from muse_tui.engine.proposals import Pending
 
     from .app import StudioApp
+    from .comparison import Comparison
     from .screens.studio import StudioScreen
     from .session import OpenSong
 
@@ -282,6 +282,8 @@ class Editor(Widget):
     def make_comparison(self, element: AlternativeElement, batch: int = 0) -> Comparison:
         from muse_tui.engine.alternatives import generate_alternatives
 
+        from .comparison import comparison_of, element_role
+
         with self._writing() as (pipeline, folder):
             made = generate_alternatives(
                 pipeline, element, 3, batch=batch, session_dir=folder, clock=self.app.config.clock
@@ -293,6 +295,8 @@ class Editor(Widget):
         from muse_tui.contracts.editing import ModifySongResult, UndoResult
         from muse_tui.contracts.proposal import ProposalResult
         from muse_tui.engine.proposals import Pending
+
+        from .comparison import Comparison  # the comparisons' data loads with the first one
 
         worker = event.worker
         if worker.group != EDIT:

@@ -34,9 +34,11 @@ STUDIO_VARIABLES: dict[str, tuple[str, int | None]] = {
 }
 
 
-def studio_variable_defaults(theme: Theme) -> dict[str, str]:
-    """The studio's variables for a theme that does not set them itself."""
-    colours = theme.to_color_system().generate()
+def studio_variable_defaults(colours: dict[str, str]) -> dict[str, str]:
+    """The studio's variables for a theme that does not set them itself, from its colours.
+
+    `colours` is the theme's generated colour system (`theme.to_color_system().generate()`).
+    """
     return {
         name: colours[base] if alpha is None else f"{colours[base]} {alpha}%"
         for name, (base, alpha) in STUDIO_VARIABLES.items()

@@ -8,21 +8,27 @@ from textual import _time, events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from muse_tui.contracts import Ambiguity
 
 from .confirm import TypeAheadGuard
+from .dialog import Dialog
 
 
 def option_label(value: str) -> str:
     return value.replace("_", " ")
 
 
-class AmbiguityModal(TypeAheadGuard, ModalScreen[str | None]):
+class AmbiguityModal(TypeAheadGuard, Dialog[str | None]):
     """Options are keyboard-selectable: arrows and enter, or their number; escape cancels."""
+
+    DEFAULT_CSS = """
+    AmbiguityModal #options { height: auto; max-height: 12; margin: 0 0 1 0; }
+    AmbiguityModal #own { margin: 0 0 1 0; }
+    AmbiguityModal .hint { color: $foreground-muted; }
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel run", id="question.cancel",

@@ -9,7 +9,6 @@ from textual import _time, events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from muse_tui.contracts import (
@@ -26,10 +25,13 @@ from ..messages import PreviewRequested
 from ..preview import progression_preview
 from ..widgets.mini_roll import MiniRoll
 from .confirm import TypeAheadGuard
+from .dialog import Dialog
 
 
-class ApprovalModal(TypeAheadGuard, ModalScreen[Decision]):
+class ApprovalModal(TypeAheadGuard, Dialog[Decision]):
     """Shows what a stage made and waits for the producer's word (never a key typed before)."""
+
+    DEFAULT_CSS = "ApprovalModal .dialog { border: thick $warning; }"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "decide('approve')", "Approve", id="gate.approve",

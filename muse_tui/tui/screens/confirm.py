@@ -9,8 +9,9 @@ from textual import _time, events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
+
+from .dialog import Dialog
 
 #: Keys pressed this soon after the question opens were typed before it was seen.
 TYPE_AHEAD_GRACE_S = 0.4
@@ -38,7 +39,7 @@ class TypeAheadGuard:
         return True
 
 
-class ConfirmModal(TypeAheadGuard, ModalScreen[bool]):
+class ConfirmModal(TypeAheadGuard, Dialog[bool]):
     """`y` confirms; `n` or escape keeps things as they are.
 
     Keys typed before the question could be seen (the producer still typing

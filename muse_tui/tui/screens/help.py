@@ -10,8 +10,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
+
+from .dialog import Dialog
 
 INTRO = (
     "Type a prompt and press [b]enter[/] to compose. With a song open, say what to change "
@@ -29,8 +30,13 @@ def binding_keys(binding: Binding, keymap: Mapping[str, str]) -> list[str]:
     return [k.strip() for k in keys.split(",") if k.strip()]
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Dialog[None]):
     """Keys by area, as the keymap has them now."""
+
+    DEFAULT_CSS = """
+    HelpScreen .dialog { height: 90%; }
+    HelpScreen .body { max-height: 100%; }
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,f1", "close", "Close", id="help.close",

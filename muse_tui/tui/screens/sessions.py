@@ -29,6 +29,18 @@ STATUS_WORDS = {"completed": "✓ done", "completed_partial": "◐ partial"}
 class SessionsScreen(Screen[None]):
     """Lists the sessions under the sessions folder."""
 
+    DEFAULT_CSS = """
+    SessionsScreen .title {
+        text-style: bold;
+        color: $primary;
+        padding: 0 1;
+        background: $panel;
+        width: 100%;
+    }
+    SessionsScreen #sessions { height: 1fr; }
+    SessionsScreen #sessions-empty { padding: 1 2; height: auto; color: $foreground-muted; }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open", priority=True, id="sessions.open",
                 tooltip="Open the session in the studio"),

@@ -42,6 +42,23 @@ def _flatten(table: dict[str, Any], prefix: str = "") -> list[tuple[str, str]]:
 class SettingsScreen(Screen[None]):
     """A form over `Settings`; invalid values are named, nothing is saved until they are fixed."""
 
+    DEFAULT_CSS = """
+    SettingsScreen .title {
+        text-style: bold;
+        color: $primary;
+        padding: 0 1;
+        background: $panel;
+        width: 100%;
+    }
+    SettingsScreen #settings-form { padding: 1 2; }
+    SettingsScreen .field { height: auto; }
+    SettingsScreen .field Label { width: 18; padding: 1 1 0 0; color: $foreground-muted; }
+    SettingsScreen .field Select, SettingsScreen .field Input { width: 1fr; }
+    SettingsScreen .field SelectionList { width: 1fr; height: auto; max-height: 10; }
+    SettingsScreen #keymap { width: 1fr; height: 6; }
+    SettingsScreen .hint { color: $foreground-muted; padding: 0 0 0 18; }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", id="settings.save",
                 tooltip="Save the settings and use them now"),

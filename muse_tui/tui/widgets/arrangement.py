@@ -15,6 +15,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ..session import OpenSong, follow_open_song
+from .line_style import StyledOncePerRepaint
 
 if TYPE_CHECKING:
     from muse_tui.contracts import Section, SongState, Track
@@ -34,7 +35,7 @@ def bars_played(track: Track, beats_per_bar: float, total_bars: int) -> list[boo
     return played
 
 
-class ArrangementView(Widget, can_focus=True):
+class ArrangementView(StyledOncePerRepaint, Widget, can_focus=True):
     """Sections, energy and lanes; left/right pick a section, up/down a track."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

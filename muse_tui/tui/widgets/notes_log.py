@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.widgets import RichLog
 
 from ..session import OpenSong, follow_open_song
+from .line_style import StyledOncePerRepaint
 from .tracker import duration_text
 
 if TYPE_CHECKING:
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 STATUS_TONES = {"completed": "success", "completed_partial": "warning"}
 
 
-class NotesLog(RichLog):
+class NotesLog(StyledOncePerRepaint, RichLog):
     """A scrolling log; `show_event` writes the lines a producer cares about."""
 
     def __init__(self, **kwargs: object) -> None:

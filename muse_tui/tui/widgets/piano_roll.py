@@ -12,6 +12,7 @@ colour, so the form and the hook coming back read at a glance.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
@@ -23,11 +24,13 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from .roll_model import RollForm, RollModel, columns
+from .line_style import StyledOncePerRepaint
 
 if TYPE_CHECKING:
     from muse_tui.compose.melody.recurrence import MotifMark
     from muse_tui.contracts import Section, Track
+
+    from .roll_model import RollForm, RollModel
 
 ZOOMS = (1, 2, 4, 8)  # cells per beat
 SHADES = (0.4, 0.6, 0.8, 1.0)  # note colour strength by velocity quarter
@@ -38,7 +41,7 @@ MOTIF_COLOURS = ("#4fb8d8", "#e8a33d", "#c77ddb", "#7cc66b", "#e0675c")
 MOTIF_RUN = "─"
 
 
-class PianoRoll(ScrollView, can_focus=True):
+class PianoRoll(StyledOncePerRepaint, ScrollView, can_focus=True):
     """The selected track's notes; arrows scroll, + and − zoom, f follows the playhead."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -90,8 +93,9 @@ class PianoRoll(ScrollView, can_focus=True):
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.model = RollModel([], drums=False, total_beats=16)
-        self.form = RollForm([], [], drums=False, beats_per_bar=4.0, total_beats=16)
+        # Built with the first track (`set_track`): the empty roll needs neither.
+        self.model: RollModel | None = None
+        self.form: RollForm | None = None
         self.track: Track | None = None
         self.section: Section | None = None
         self.beats_per_bar = 4.0
@@ -115,7 +119,9 @@ class PianoRoll(ScrollView, can_focus=True):
     ) -> None:  # fmt: skip
         """Show a track; with a section, scroll to it and mark it on the ruler. `sections` are
         the song's, drawn as bands along the top."""
-        changed = track is not self.track
+        from .roll_model import RollForm, RollModel
+
+        changed = track is not self.track or self.model is None
         self.track, self.section, self.beats_per_bar = track, section, beats_per_bar
         if changed:
             drums = bool(track and track.is_drums)
@@ -148,6 +154,8 @@ class PianoRoll(ScrollView, can_focus=True):
         self.refresh()
 
     def _resize(self) -> None:
+        if self.model is None:  # nothing shown yet: the next track sizes the roll
+            return
         cols = int(self.model.total_beats * self.cells_per_beat) + 1
         self.virtual_size = Size(cols + self._label_width, len(self.model.rows) + HEADER)
 
@@ -338,3 +346,10 @@ def _runs(chars: list[str], styles: list[Style]) -> list[Segment]:
             segments.append(Segment("".join(chars[start:i]), styles[start]))
             start = i
     return segments
+
+
+def columns(start: float, end: float, cells_per_beat: int) -> tuple[int, int]:
+    """The cells a note covers at a zoom: at least one, touching notes stay apart."""
+    first = int(start * cells_per_beat + 1e-9)
+    last = max(first + 1, math.ceil(end * cells_per_beat - 1e-6))
+    return first, last

@@ -11,7 +11,6 @@ along the top, and where the track's motifs come back (lettered A, A', B…).
 from __future__ import annotations
 
 import bisect
-import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -164,10 +163,3 @@ class RollForm:
     def family_index(self, mark: MotifMark) -> int:
         """The motif's place among the track's motifs (A 0, B 1…), for its colour."""
         return self.families.index(mark.family)
-
-
-def columns(start: float, end: float, cells_per_beat: int) -> tuple[int, int]:
-    """The cells a note covers at a zoom: at least one, touching notes stay apart."""
-    first = int(start * cells_per_beat + 1e-9)
-    last = max(first + 1, math.ceil(end * cells_per_beat - 1e-6))
-    return first, last

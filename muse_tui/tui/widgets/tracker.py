@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import RenderableType
 from rich.style import Style
-from rich.table import Table
 from rich.text import Text
 from textual.geometry import Size
 from textual.reactive import reactive
@@ -16,6 +15,7 @@ from textual.widget import Widget
 
 from ..run_state import RUN_LABELS, RunState, StageRow
 from ..session import OpenSong, follow_open_song
+from .stage_lines import StageLines
 
 if TYPE_CHECKING:
     from muse_tui.contracts import PipelineEvent
@@ -121,20 +121,8 @@ class StageTracker(Widget, can_focus=False):
             header.append(f"  {clock_text(state.elapsed(self._monotonic()))}", self._style("time"))
         if state.session_id:
             header.append(f"  {state.session_id}", self._style("pending"))
-        table = Table.grid(expand=True, padding=(0, 1))
-        table.add_column(width=1)
-        table.add_column(no_wrap=True, width=13)
-        table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-        table.add_column(no_wrap=True, justify="right")
-        for row in state.rows.values():
-            table.add_row(*self._cells(row))
-        grid = Table.grid(expand=True)
-        grid.add_row(header)
-        grid.add_row(table)
-        message = self._message()
-        if message is not None:
-            grid.add_row(message)
-        return grid
+        rows = [self._cells(row) for row in state.rows.values()]
+        return StageLines(header, rows, self._message())
 
     def _cells(self, row: StageRow) -> tuple[Text, Text, Text, Text]:
         style = self._style(row.status)
