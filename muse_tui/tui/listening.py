@@ -93,9 +93,9 @@ class Listening(Widget):
         playhead = audition.playhead()
         if playhead is None:
             return
-        self.post_message(
-            PlayheadMoved(playhead, audition.player.status if audition.player else "")
-        )
+        settling = audition.settling  # first: a player starting between the reads is read again
+        status = audition.player.status if audition.player else ""
+        self.post_message(PlayheadMoved(playhead, status, settling=settling))
 
     @on(PlayheadMoved)
     def _playhead_moved(self, message: PlayheadMoved) -> None:
@@ -108,8 +108,7 @@ class Listening(Widget):
         self.update_transport(playhead)
         # A player that has not yet carried out "play" still says "stopped" (the first
         # play starts its process and opens the port): keep reading until it answers.
-        settled = not self.app.audition.settling
-        if message.status != "playing" and settled and self._poll is not None:
+        if message.status != "playing" and not message.settling and self._poll is not None:
             self._poll.stop()
             self._poll = None
             error = self.app.audition.player.last_error if self.app.audition.player else None

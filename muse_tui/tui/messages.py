@@ -56,12 +56,18 @@ class OpenSession(Message):
 
 
 class PlayheadMoved(Message):
-    """The audition playhead, read from the player at ~30 Hz while it plays."""
+    """The audition playhead, read from the player at ~30 Hz while it plays.
 
-    def __init__(self, playhead: Playhead, status: str) -> None:
+    `settling`: whether the player had yet to carry out its last command when
+    `status` was read. Both are read together: judged later, a player that
+    started in between would look settled while its status still said "stopped".
+    """
+
+    def __init__(self, playhead: Playhead, status: str, settling: bool = False) -> None:
         super().__init__()
         self.playhead = playhead
         self.status = status
+        self.settling = settling
 
 
 class AuditionChanged(Message):

@@ -219,6 +219,36 @@ class StartingUp(FakePlayer):
         return head if self.started else dataclasses.replace(head, playing=False)
 
 
+async def test_a_player_that_starts_while_its_stopped_reading_waits_keeps_being_read(
+    tmp_path: Path,
+) -> None:
+    """A playhead read says "stopped" while the player starts; the player starts before that
+    read is handled. The read was taken while the player was still settling, so reading goes on
+    (judged at handling time, it looked settled and the transport never said "playing")."""
+    players: list[StartingUp] = []
+
+    def start_player(port: str | None) -> StartingUp:
+        players.append(StartingUp())
+        return players[-1]
+
+    app = make_studio(tmp_path, players=start_player)  # type: ignore[arg-type]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await load_song(pilot)
+        await pilot.press("space")
+        await pilot.pause()
+        listening = app.studio.listening
+        listening.read_playhead()  # "stopped", still settling: posted, not yet handled
+        players[-1].start()
+        await pilot.pause()
+        assert listening._poll is not None
+        transport = app.studio.query_one(TransportBar)
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if transport.state.playing:
+                break
+        assert transport.state.playing
+
+
 async def test_the_transport_shows_playing_once_a_slow_first_play_starts(tmp_path: Path) -> None:
     """The first play starts the player's process: it says "stopped" until it has started."""
     players: list[StartingUp] = []
