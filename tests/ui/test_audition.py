@@ -9,10 +9,12 @@ from pathlib import Path
 
 from textual.message import Message
 from textual.notifications import Notify
+from textual.pilot import Pilot
 
 from muse_tui.audition import Player
 from muse_tui.audition.clock import Playhead
 from muse_tui.knowledge.midi_setup import midi_port_hint
+from muse_tui.tui.app import StudioApp
 from muse_tui.tui.auditioning import Audition
 from muse_tui.tui.messages import SongLoaded
 from muse_tui.tui.widgets.arrangement import ArrangementView
@@ -219,19 +221,33 @@ class StartingUp(FakePlayer):
         return head if self.started else dataclasses.replace(head, playing=False)
 
 
-async def test_a_player_that_starts_while_its_stopped_reading_waits_keeps_being_read(
-    tmp_path: Path,
-) -> None:
-    """A playhead read says "stopped" while the player starts; the player starts before that
-    read is handled. The read was taken while the player was still settling, so reading goes on
-    (judged at handling time, it looked settled and the transport never said "playing")."""
+def _studio_with_a_slow_player(tmp_path: Path) -> tuple[StudioApp, list[StartingUp]]:
+    """A studio whose players start only when the test says (`StartingUp.start`)."""
     players: list[StartingUp] = []
 
     def start_player(port: str | None) -> StartingUp:
         players.append(StartingUp())
         return players[-1]
 
-    app = make_studio(tmp_path, players=start_player)  # type: ignore[arg-type]
+    return make_studio(tmp_path, players=start_player), players  # type: ignore[arg-type]
+
+
+async def _shows_playing(pilot: Pilot[None], transport: TransportBar) -> bool:
+    """Whether the transport says "playing" within 10 s (a loaded machine reads late)."""
+    for _ in range(200):
+        await pilot.pause(0.05)
+        if transport.state.playing:
+            return True
+    return False
+
+
+async def test_a_player_that_starts_while_its_stopped_reading_waits_keeps_being_read(
+    tmp_path: Path,
+) -> None:
+    """A playhead read says "stopped" while the player starts; the player starts before that
+    read is handled. The read was taken while the player was still settling, so reading goes on
+    (judged at handling time, it looked settled and the transport never said "playing")."""
+    app, players = _studio_with_a_slow_player(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await load_song(pilot)
         await pilot.press("space")
@@ -241,23 +257,12 @@ async def test_a_player_that_starts_while_its_stopped_reading_waits_keeps_being_
         players[-1].start()
         await pilot.pause()
         assert listening._poll is not None
-        transport = app.studio.query_one(TransportBar)
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if transport.state.playing:
-                break
-        assert transport.state.playing
+        assert await _shows_playing(pilot, app.studio.query_one(TransportBar))
 
 
 async def test_the_transport_shows_playing_once_a_slow_first_play_starts(tmp_path: Path) -> None:
     """The first play starts the player's process: it says "stopped" until it has started."""
-    players: list[StartingUp] = []
-
-    def start_player(port: str | None) -> StartingUp:
-        players.append(StartingUp())
-        return players[-1]
-
-    app = make_studio(tmp_path, players=start_player)  # type: ignore[arg-type]
+    app, players = _studio_with_a_slow_player(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await load_song(pilot)
         await pilot.press("space")
@@ -266,8 +271,4 @@ async def test_the_transport_shows_playing_once_a_slow_first_play_starts(tmp_pat
         transport = app.studio.query_one(TransportBar)
         assert not transport.state.playing
         players[-1].start()
-        for _ in range(200):  # the next playhead read shows it; a loaded machine reads late
-            await pilot.pause(0.05)
-            if transport.state.playing:
-                break
-        assert transport.state.playing
+        assert await _shows_playing(pilot, transport)
