@@ -260,14 +260,24 @@ def retimed(note: Note, duration: float, channel: int) -> Note:
 
 
 def played_bends(points: Iterable[tuple[float, int]], channel: int) -> list[PitchBend]:
-    """`played_bend` of each (beat, value), the plainly valid ones built in line."""
-    if not (_TRUSTED_BEND and type(channel) is int and 0 <= channel <= 15):
-        return [played_bend(beat, value, channel) for beat, value in points]
+    """`PitchBend(...)` of each (beat, value), unvalidated when plainly valid, as
+    `played_note` does for notes; anything doubtful goes through validation.
+
+    A glide writes eight bends into every note it slides to: the most numerous
+    events of a song after its notes.
+    """
+    trusted = _TRUSTED_BEND and type(channel) is int and 0 <= channel <= 15
     new, set_dict = _new, _set
     set_fields, set_extra, set_private = _set_fields, _set_extra, _set_private
     bends: list[PitchBend] = []
     for beat, value in points:
-        if type(beat) is float and type(value) is int and beat >= 0 and -8192 <= value <= 8191:
+        if (
+            trusted
+            and type(beat) is float
+            and type(value) is int
+            and beat >= 0
+            and (-8192 <= value <= 8191)
+        ):
             bend = new(PitchBend)
             set_dict(bend, "__dict__", {"beat": beat, "value": value, "channel": channel})
             set_fields(bend, set(_BEND_FIELDS))
@@ -279,35 +289,11 @@ def played_bends(points: Iterable[tuple[float, int]], channel: int) -> list[Pitc
     return bends
 
 
-def played_bend(beat: float, value: int, channel: int) -> PitchBend:
-    """`PitchBend(...)`, unvalidated when plainly valid, as `played_note` does for notes.
-
-    A glide writes eight bends into every note it slides to: the most numerous
-    events of a song after its notes.
-    """
-    if (
-        _TRUSTED_BEND
-        and type(beat) is float
-        and type(value) is int
-        and type(channel) is int
-        and beat >= 0
-        and -8192 <= value <= 8191
-        and 0 <= channel <= 15
-    ):
-        bend = _new(PitchBend)
-        _set(bend, "__dict__", {"beat": beat, "value": value, "channel": channel})
-        _set_fields(bend, set(_BEND_FIELDS))
-        _set_extra(bend, None)
-        _set_private(bend, None)
-        return bend
-    return PitchBend(beat=beat, value=value, channel=channel)
-
-
 def _shape(*declared: tuple[str, type, FieldInfo]) -> dict[str, tuple[type, tuple[object, ...]]]:
     return {name: (kind, tuple(bounds.metadata)) for name, kind, bounds in declared}
 
 
-#: The shapes `played_note` and `played_bend` check by hand: each field's type and bounds,
+#: The shapes `played_note` and `played_bends` check by hand: each field's type and bounds,
 #: as `Note` and `PitchBend` declare them.
 NOTE_SHAPE = _shape(
     ("pitch", int, Field(ge=0, le=127)),
@@ -323,11 +309,6 @@ BEND_SHAPE = _shape(
 )
 _NOTE_FIELDS = frozenset(NOTE_SHAPE)
 _BEND_FIELDS = frozenset(BEND_SHAPE)
-
-
-def shaped_as_note(model: type[Note]) -> bool:
-    """Whether `model` is the `Note` that `played_note` knows (see `shaped_as`)."""
-    return shaped_as(model, NOTE_SHAPE)
 
 
 def shaped_as(model: type[BaseModel], shape: dict[str, tuple[type, tuple[object, ...]]]) -> bool:
@@ -348,7 +329,7 @@ def shaped_as(model: type[BaseModel], shape: dict[str, tuple[type, tuple[object,
 
 
 #: What `BaseModel.model_construct` stores, minus its loop, is only safe for the shape known.
-_TRUSTED = shaped_as_note(Note)
+_TRUSTED = shaped_as(Note, NOTE_SHAPE)
 _TRUSTED_BEND = shaped_as(PitchBend, BEND_SHAPE)
 _new = object.__new__
 _set = object.__setattr__

@@ -1,4 +1,4 @@
-"""`played_note` and `played_bend` build what validation would, and validate anything doubtful."""
+"""`played_note` and `played_bends` build what validation would, and validate anything doubtful."""
 
 from __future__ import annotations
 
@@ -9,12 +9,11 @@ from pydantic import Field, ValidationError, field_validator
 
 from muse_tui.compose.humanize import (
     BEND_SHAPE,
-    played_bend,
+    NOTE_SHAPE,
     played_bends,
     played_note,
     retimed,
     shaped_as,
-    shaped_as_note,
 )
 from muse_tui.contracts import Note, PitchBend, Region
 
@@ -80,13 +79,13 @@ class _CheckedNote(Note):
 
 def test_only_the_note_it_knows_is_built_unvalidated() -> None:
     """A bound moved or a validator added to `Note` sends every note through validation."""
-    assert shaped_as_note(Note)
-    assert not shaped_as_note(_TighterNote)
-    assert not shaped_as_note(_CheckedNote)
+    assert shaped_as(Note, NOTE_SHAPE)
+    assert not shaped_as(_TighterNote, NOTE_SHAPE)
+    assert not shaped_as(_CheckedNote, NOTE_SHAPE)
 
 
 def test_a_plainly_valid_bend_is_the_validated_bend() -> None:
-    fast = played_bend(3.75, -4096, 2)
+    [fast] = played_bends([(3.75, -4096)], 2)
     slow = PitchBend(beat=3.75, value=-4096, channel=2)
     assert fast == slow
     assert fast.to_json() == slow.to_json()
@@ -100,7 +99,7 @@ def test_a_plainly_valid_bend_is_the_validated_bend() -> None:
 )
 def test_a_doubtful_bend_is_validated(beat: float, value: int, channel: int) -> None:
     with pytest.raises(ValidationError):
-        played_bend(beat, value, channel)
+        played_bends([(beat, value)], channel)
 
 
 class _WiderBend(PitchBend):
