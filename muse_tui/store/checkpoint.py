@@ -49,16 +49,14 @@ def write_checkpoint(
     pipeline: ComposerPipeline,
     *,
     durable: bool = True,
-    song_json: bytes | None = None,
 ) -> Path:
     """Write both state files atomically, keeping the previous ones as backups.
 
     `durable=False` skips the fsyncs, for checkpoints cheap to redo (S1–S3):
     a killed process still leaves whole files. Both files must be inside the
-    session folder (a `state` symlink leading out is refused). `song_json` is
-    `song_to_json(pipeline.song_state)` when the caller already has it.
+    session folder (a `state` symlink leading out is refused).
     """
-    song = song_json if song_json is not None else song_to_json(pipeline.song_state)
+    song = song_to_json(pipeline.song_state)
     frame = pipeline_frame(pipeline)
     pipeline_bytes = framed(frame, song) if frame is not None else _compact_json(pipeline)
     return write_state_files(session_dir, pipeline_bytes, song, durable=durable)
