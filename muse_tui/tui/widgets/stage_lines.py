@@ -95,8 +95,13 @@ class StageLines:
 
 
 def _one_line(text: Text) -> bool:
-    """Each row is one line: a cell that would wrap or break is the grid's to draw."""
-    return not text.spans and "\n" not in text.plain and "\t" not in text.plain
+    """Each row is one line: a cell that would wrap or break is the grid's to draw.
+
+    A break is any character `str.splitlines` breaks at, as rich does: besides the
+    newline, the record separators and U+2028 a pasted prompt may carry.
+    """
+    plain = text.plain
+    return not text.spans and "\t" not in plain and plain.splitlines() in ([plain], [])
 
 
 def _left(text: Text, width: int) -> Segment:
