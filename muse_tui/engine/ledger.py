@@ -26,6 +26,7 @@ from muse_tui.store.checkpoint import (
     framed,
     pipeline_frame,
     pipeline_path,
+    remove_leftovers,
     write_checkpoint,
     write_state_files,
 )
@@ -63,6 +64,8 @@ class RunLedger:
     #: Files stages wrote without syncing (`StageResult.unsynced`), for the next durable write.
     _unsynced: list[Path] = field(default_factory=list, init=False, repr=False)
     _unsynced_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+    #: Whether this run's writer has swept the state folder of a killed writer's temp files.
+    _swept: bool = field(default=False, init=False, repr=False)
 
     def complete(self, stage: int, record: StageRecord, result: StageResult) -> None:
         """Take a stage's result into the song and its record, and say so."""
@@ -116,8 +119,11 @@ class RunLedger:
             write_checkpoint(self.session_dir, p, durable=durable)
         else:
             song_json = self._song_bytes(p.song_state)
+            sweep, self._swept = not self._swept, True
 
             def write(sync: bool) -> None:
+                if sweep:  # S8 leaves the state folder to this writer, which may be in it
+                    remove_leftovers(self.session_dir)
                 if sync:  # the stages' files first: the checkpoint may only land after them
                     sync_files(self._take_unsynced())
                 pipeline_json = framed(frame, song_json)

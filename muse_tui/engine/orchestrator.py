@@ -259,8 +259,6 @@ class _Run:
                 StageError(code="DEPENDENCY_MISSING", message=f"no {name} stage is installed"),
             )
             return record.error
-        if stage == 8:  # S8 lists the state files in the manifest: they must be on disk
-            self.ledger.flush()
         while True:
             result = await self.attempts.run(record)
             if result is None:

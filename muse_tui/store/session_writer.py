@@ -26,7 +26,7 @@ from muse_tui.contracts import (
 )
 from muse_tui.knowledge.instruments import instrument_table
 from muse_tui.store.atomic import current_size, leftover_temp_files, remove_file, write_atomic
-from muse_tui.store.checkpoint import pipeline_path, song_path, write_checkpoint
+from muse_tui.store.checkpoint import STATE_DIR, pipeline_path, song_path, write_checkpoint
 from muse_tui.store.manifest import (
     MANIFEST_DESCRIPTION,
     MANIFEST_FILE,
@@ -84,13 +84,17 @@ def write_session(
 
     `presets` defaults to what S5 chose. `midi_written` says assembly already wrote
     this song's MIDI files, and `state_written` that the engine checkpoints the
-    state files itself, so they are listed, not written again. Raises
-    WriteFailed (one sentence) when the disk refuses, leaving the session
-    incomplete but with whole files.
+    state files itself. Those are listed, never written here, and their folder
+    is left alone: the engine's checkpoint writer may be writing it now (its
+    temp files are its own), and it sweeps the folder itself (`RunLedger`).
+    Their sizes are the ones on disk now; the run's finish refreshes them once
+    its last checkpoint has landed. Raises WriteFailed (one sentence) when the
+    disk refuses, leaving the session incomplete but with whole files.
     """
     session_dir.mkdir(parents=True, exist_ok=True)
     # From an earlier writer that was killed; a change in flight is `recover`'s to finish.
-    for leftover in leftover_temp_files(session_dir, skip=frozenset({CHANGE_DIR})):
+    engines = frozenset({CHANGE_DIR, STATE_DIR} if state_written else {CHANGE_DIR})
+    for leftover in leftover_temp_files(session_dir, skip=engines):
         leftover.unlink(missing_ok=True)
     with session_batch(session_dir):
         return _write_session(session_dir, pipeline, presets, midi_written, state_written)
@@ -104,7 +108,7 @@ def _write_session(
     state_written: bool,
 ) -> SessionManifest:
     song = pipeline.song_state
-    if not state_written or not song_path(session_dir).exists():
+    if not state_written:
         write_checkpoint(session_dir, pipeline)
     files = [
         _entry(session_dir, song_path(session_dir)),
@@ -240,12 +244,14 @@ def _remove_stale(
 
 
 def _entry(session_dir: Path, path: Path) -> ManifestFile:
+    """A state file's entry; one the engine's writer has yet to land counts 0 bytes for now."""
     relative = path.relative_to(session_dir).as_posix()
+    try:
+        size = current_size(path)
+    except FileNotFoundError:
+        size = 0
     return ManifestFile(
-        path=relative,
-        type="state",
-        description=_DESCRIPTIONS[relative],
-        size_bytes=current_size(path),
+        path=relative, type="state", description=_DESCRIPTIONS[relative], size_bytes=size
     )
 
 
