@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from muse_tui.contracts import ApprovalRequested, ApprovalResolved, ComposerPipeline, StageRecord
 
+from .collector import collector_lifted
 from .event_order import OrderedEvents
 from .protocols import ApprovalGate, ApprovalRequest
 from .stages import StageResult
@@ -38,7 +39,8 @@ class Gates:
             return False
         self.questions_asked += 1
         self.events.emit(ApprovalRequested(stage=1, summary=question.reason, question=question))
-        answer = await self.gate.ask(question)
+        with collector_lifted():
+            answer = await self.gate.ask(question)
         self.events.emit(
             ApprovalResolved(
                 stage=1, decision="cancel" if answer is None else "approve", answer=answer
@@ -64,7 +66,8 @@ class Gates:
             song=result.song,
             variant=variant,
         )
-        decision = await self.gate.review(request)
+        with collector_lifted():
+            decision = await self.gate.review(request)
         self.events.emit(ApprovalResolved(stage=stage, decision=decision))
         self.pipeline.status = "running"
         if decision == "cancel":

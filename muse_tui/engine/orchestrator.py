@@ -34,6 +34,7 @@ from muse_tui.store.checkpoint import STATE_DIR, load_checkpoint, resolve_checkp
 from muse_tui.store.lock import session_lock
 
 from .attempts import Attempts, RunTimedOut
+from .collector import collector_paused
 from .event_order import OrderedEvents
 from .gates import Gates, RunCancelled
 from .ledger import DURABLE_STAGES, FREE_SPACE_HINT, RunLedger
@@ -169,7 +170,8 @@ class _Run:
         p.status = "running"
         error: StageError | None = None
         try:
-            await self._stages_from(first)
+            with collector_paused():  # lifted while a person decides at a gate (`Gates`)
+                await self._stages_from(first)
             error = self.degraded or self._failure()
             if p.status == "running":
                 # A failed non-critical stage degrades the result; a skipped one does not.
