@@ -16,12 +16,18 @@ from textual.binding import BindingType, NoBinding
 from textual.message import Message
 from textual.widgets import TextArea
 
-from .prompt_keys import CHANGE_PLACEHOLDER, NEW_SONG_PLACEHOLDER, OWN_KEYS, PROMPT_BINDINGS
+from .prompt_keys import (
+    CHANGE_PLACEHOLDER,
+    NEW_SONG_PLACEHOLDER,
+    OWN_KEYS,
+    PROMPT_BINDINGS,
+    PromptBox,
+)
 
 HISTORY_LIMIT = 100
 
 
-class PromptInput(TextArea):
+class PromptInput(PromptBox, TextArea):
     """Where the producer says what they want."""
 
     BINDINGS: ClassVar[list[BindingType]] = PROMPT_BINDINGS

@@ -1,7 +1,8 @@
 """The prompt's keys and the sentences it shows while empty.
 
-Apart from the prompt itself (`prompt.PromptInput`), so that they can be had
-without importing Textual's text area.
+Both prompt boxes answer them: the prompt itself (`prompt.PromptInput`, a text
+area) and the stand-in the first frame draws until the text area is mounted
+(`stand_ins.PromptStandIn`), so the footer reads the same under either.
 """
 
 from __future__ import annotations
@@ -47,3 +48,9 @@ PROMPT_BINDINGS: list[BindingType] = [
         tooltip="On the last line: bring back the next prompt",
     ),
 ]
+
+
+class PromptBox:
+    """Marks the widget that holds the prompt: the text area, or before it mounts its stand-in."""
+
+    text: str
