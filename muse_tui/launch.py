@@ -8,7 +8,7 @@ which also opens the studio when given no command. This module sits outside
 `muse_tui.cli` because importing anything in that package imports click.
 
 The cyclic garbage collector is off until the studio's first frame is painted
-(`StudioApp.on_ready` turns it back on): what starting up makes (modules,
+(`StudioApp._start_in_background` turns it back on): what starting up makes (modules,
 classes, widgets, styles) lasts, so its passes would find next to no garbage,
 and they cost the first frame about 13 ms.
 """

@@ -103,7 +103,21 @@ class StudioApp(App[None]):
             self.notify(notice, title="Settings", severity="warning", timeout=10)
 
     def on_ready(self) -> None:
-        """The first frame is painted: now what it did not need (sessions, skills, watchers)."""
+        self.finish_starting()
+
+    @work(group="start")
+    async def finish_starting(self) -> None:
+        """The first frame is painted: now what it did not need (prompt, notes, sessions…).
+
+        A worker, so the app goes on reading keys while the prompt mounts: the prompt's
+        stand-in holds them until then.
+        """
+        await self.studio.mount_prompt_and_notes()
+        # What was typed meanwhile is drawn first: the threads below spend their first
+        # ~0.3 s importing, and the loop gets the interpreter back only now and then.
+        self.studio.call_after_refresh(self._start_in_background)
+
+    def _start_in_background(self) -> None:
         gc.enable()  # `muse-studio` holds the collector off while it starts (see launch.py)
         self.load_history()
         if self.config.watch:
@@ -169,9 +183,7 @@ class StudioApp(App[None]):
         self.call_from_thread(self._set_history, prompts)
 
     def _set_history(self, prompts: list[str]) -> None:
-        from .widgets.prompt import PromptInput
-
-        self.studio.query_one(PromptInput).add_history(prompts)
+        self.studio.prompt.add_history(prompts)
 
     # ── screens ─────────────────────────────────────────────────────────────
 

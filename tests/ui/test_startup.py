@@ -55,10 +55,10 @@ Bare().run(headless=True)
 """
 
 #: Modules the studio's first frame may import beyond the bare app's: its own (about 27),
-#: Textual's TextArea for the prompt, RichLog, Footer, tomllib for the settings and themes
-#: (49 in all). It was 147 when the settings were a pydantic model and the command line
-#: came first, 56 before the collaborators and the roll's model loaded on first use.
-EXTRA_MODULES_BOUND = 55
+#: Footer, tomllib for the settings and themes (35 in all). It was 147 when the settings
+#: were a pydantic model and the command line came first, 56 before the collaborators and
+#: the roll's model loaded on first use, 49 before stand-ins drew the prompt and the notes.
+EXTRA_MODULES_BOUND = 40
 
 #: Loaded on first use: a run, a change, a play, the sessions list, a file watcher.
 DEFERRED = [
@@ -78,6 +78,12 @@ DEFERRED = [
     "muse_tui.tui.screens.approval",
     "muse_tui.tui.screens.settings",
     "muse_tui.tui.widgets.history",  # mounted when a composed session opens
+    "muse_tui.tui.widgets.prompt",  # the prompt (a TextArea) and the notes (a RichLog):
+    "textual.widgets._text_area",  # mounted right after the first frame, drawn in it
+    "textual.document",  # by stand-ins
+    "muse_tui.tui.widgets.notes_log",
+    "textual.widgets._rich_log",
+    "rich.pretty",
     "muse_tui.tui.widgets.roll_model",  # the roll's model: built with its first track
     "muse_tui.tui.comparison",  # a comparison's data: with the first comparison
     "muse_tui.tui.composing",  # the collaborators that run, change and compare songs:

@@ -30,9 +30,9 @@ from ..listening import Listening
 from ..messages import PipelineEventMessage, SongLoaded
 from ..session import OpenSong
 from ..widgets.arrangement import ArrangementView
-from ..widgets.notes_log import NotesLog
 from ..widgets.piano_roll import PianoRoll
-from ..widgets.prompt import PromptInput
+from ..widgets.prompt_keys import PromptBox
+from ..widgets.stand_ins import NotesStandIn, PromptStandIn
 from ..widgets.tracker import StageTracker
 from ..widgets.transport import TransportBar
 
@@ -51,11 +51,15 @@ if TYPE_CHECKING:
     from ..editing import Editor
     from ..widgets.compare import CompareView, ProposalView
     from ..widgets.history import HistoryPane
+    from ..widgets.notes_log import NotesLog
+    from ..widgets.prompt import PromptInput
 
 LETTER_ACTIONS = {
     "toggle_play", "track_alone", "loop_section", "mute", "solo", "alternatives", "show_proposal"
 }  # fmt: skip
 EDIT_ACTIONS = {"undo", "redo", "alternatives"}
+#: The prompt, and its stand-in in the first frame (see `mount_prompt_and_notes`).
+PROMPT_BOXES = "#prompt, #prompt-stand-in"
 
 
 class PaneColumn(Vertical):
@@ -108,7 +112,7 @@ class StudioScreen(Screen[None]):
                 tooltip="Leave the prompt so the studio keys work"),
     ]  # fmt: skip
 
-    AUTO_FOCUS = "#prompt"
+    AUTO_FOCUS = PROMPT_BOXES
     _prompt_empty = True
     _resumed = False
     PROMPT_TITLE = "Prompt — enter composes, ctrl+n new line"
@@ -129,14 +133,14 @@ class StudioScreen(Screen[None]):
         # then finds them set, instead of styling every widget a second time.
         self.update_classes(self._breakpoint_classes(self.app.size), update=False)
         cfg = self.app.config
-        prompt = PromptInput(id="prompt")
-        prompt.cursor_blink = cfg.animate
+        # Stand-ins draw the prompt and the notes until the first frame is painted
+        # (`mount_prompt_and_notes`).
         panes = {
-            prompt: self.PROMPT_TITLE,
+            PromptStandIn(id="prompt-stand-in"): self.PROMPT_TITLE,
             ArrangementView(id="arrangement"): "Arrangement",
             PianoRoll(id="roll"): "Piano roll",
             StageTracker(id="tracker", monotonic=cfg.monotonic, animate=cfg.animate): "Stages",
-            NotesLog(id="log"): "Notes",
+            NotesStandIn(id="log-stand-in"): "Notes",
         }
         for pane, title in panes.items():
             pane.border_title = title
@@ -177,6 +181,35 @@ class StudioScreen(Screen[None]):
     def on_mount(self) -> None:
         with contextlib.suppress(NoMatches):  # ctrl+q pressed before the first frame
             self.listening.refresh_audition()
+
+    async def mount_prompt_and_notes(self) -> None:
+        """The prompt's text area and the notes' log in their stand-ins' places.
+
+        `StudioApp.finish_starting` calls this once the first frame is painted. Each widget
+        mounts hidden beside its stand-in (a frame drawn meanwhile is the first one
+        again); then in one step, with no frame drawn and no key read in between, the
+        widgets show, the stand-ins hide, and the prompt takes the focus and what was
+        typed before it was there.
+        """
+        from ..widgets.notes_log import NotesLog
+        from ..widgets.prompt import PromptInput
+
+        prompt_stand_in = self.query_one(PromptStandIn)
+        prompt = PromptInput(id="prompt")
+        prompt.cursor_blink = self.app.config.animate
+        swaps = ((prompt, prompt_stand_in), (NotesLog(id="log"), self.query_one(NotesStandIn)))
+        for pane, stand_in in swaps:
+            if not self.is_attached:
+                return  # the studio is closing (ctrl+q before the first frame)
+            pane.border_title = stand_in.border_title
+            pane.display = False
+            await stand_in.parent.mount(pane, before=stand_in)  # type: ignore[union-attr]
+        for pane, stand_in in swaps:
+            pane.display, stand_in.display = True, False
+        if self.focused is prompt_stand_in:
+            self.set_focus(prompt, scroll_visible=False)
+        prompt_stand_in.hand_over(prompt)
+        await self.query("PromptStandIn, NotesStandIn").remove()
 
     # ── what is open ────────────────────────────────────────────────────────
 
@@ -247,12 +280,21 @@ class StudioScreen(Screen[None]):
 
     @property
     def log_pane(self) -> NotesLog:
-        return self.query_one(NotesLog)
+        from ..widgets.notes_log import NotesLog
+
+        return self.query_one("#log", NotesLog)
+
+    @property
+    def prompt(self) -> PromptInput:
+        """The prompt (a stand-in draws it until the first frame is painted)."""
+        from ..widgets.prompt import PromptInput
+
+        return self.query_one("#prompt", PromptInput)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # In the prompt these letters type; the footer should not promise otherwise.
         # Space is the exception while the prompt is empty (see PromptInput).
-        if action in LETTER_ACTIONS and isinstance(self.focused, PromptInput):
+        if action in LETTER_ACTIONS and isinstance(self.focused, PromptBox):
             return action == "toggle_play" and not self.focused.text and self.session is not None
         if action == "cancel_run":
             return self.running
@@ -281,7 +323,7 @@ class StudioScreen(Screen[None]):
         if new.editable and not self.query("#history"):
             self._mount_history(new)
         audition.load(new.song)
-        prompt = self.query_one(PromptInput)
+        prompt = self.prompt
         prompt.border_title = self.EDIT_PROMPT_TITLE if new.editable else self.PROMPT_TITLE
         prompt.expect_changes(new.editable)
         pipeline = new.pipeline
@@ -350,7 +392,7 @@ class StudioScreen(Screen[None]):
     def _back_to_prompt(self) -> None:
         """After a change, a pick or a decided proposal, what is typed next is for the prompt."""
         if self.app.screen is self:
-            self.query_one(PromptInput).focus()
+            self.prompt.focus()
 
     def _show_pending(self, folder: Path, song: SongState) -> None:
         from muse_tui.engine.proposals import load_pending
@@ -423,12 +465,10 @@ class StudioScreen(Screen[None]):
 
     # ── what the producer asks for ──────────────────────────────────────────
 
-    @on(PromptInput.Submitted)
-    def _prompt_submitted(self, message: PromptInput.Submitted) -> None:
+    def on_prompt_input_submitted(self, message: PromptInput.Submitted) -> None:
         self.editor.take_prompt(message.text)
 
-    @on(PromptInput.Changed)
-    def _prompt_changed(self, message: PromptInput.Changed) -> None:
+    def on_text_area_changed(self, message: PromptInput.Changed) -> None:
         empty = not message.text_area.text
         if empty != self._prompt_empty:  # space plays only while the prompt is empty
             self._prompt_empty = empty
@@ -436,7 +476,7 @@ class StudioScreen(Screen[None]):
 
     def took_prompt(self, text: str) -> None:
         """The prompt's line was taken as a change: clear it (↑ brings it back)."""
-        prompt = self.query_one(PromptInput)
+        prompt = self.prompt
         if prompt.text.strip() == text:
             prompt.clear()
 
@@ -480,7 +520,7 @@ class StudioScreen(Screen[None]):
         """The Jam screen, on the prompt typed (else the open song's); the song waits here."""
         from .jam import JamScreen
 
-        typed = self.query_one(PromptInput).text.strip()
+        typed = self._prompt_box().text.strip()
         opened = self.session.pipeline if self.session is not None else None
         prompt = typed or (opened.raw_prompt if opened is not None else "")
         if not prompt:
@@ -503,11 +543,15 @@ class StudioScreen(Screen[None]):
     def on_compare_view_closed(self) -> None:
         self.comparing.close()
 
+    def _prompt_box(self) -> PromptBox:
+        """The prompt, or its stand-in if a key comes before the prompt is mounted."""
+        return self.query_one(PROMPT_BOXES)  # type: ignore[return-value]
+
     def action_focus_prompt(self) -> None:
-        self.query_one(PromptInput).focus()
+        self.query_one(PROMPT_BOXES).focus()  # before the prompt mounts: its stand-in
 
     def action_leave_prompt(self) -> None:
-        if isinstance(self.focused, PromptInput):
+        if isinstance(self.focused, PromptBox):
             shown = self.query("#compare, #proposal")
             (shown.first() if shown else self.query_one(ArrangementView)).focus()
 

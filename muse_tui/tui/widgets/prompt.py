@@ -12,54 +12,25 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual import events, on
-from textual.binding import Binding, BindingType, NoBinding
+from textual.binding import BindingType, NoBinding
 from textual.message import Message
 from textual.widgets import TextArea
 
+from .prompt_keys import (
+    CHANGE_PLACEHOLDER,
+    NEW_SONG_PLACEHOLDER,
+    OWN_KEYS,
+    PROMPT_BINDINGS,
+    PromptBox,
+)
+
 HISTORY_LIMIT = 100
-OWN_KEYS = {"prompt.submit", "prompt.newline"}
 
 
-NEW_SONG_PLACEHOLDER = 'Say what you want — "Frank Ocean meets Burial, late-night vibes, 2-step"'
-CHANGE_PLACEHOLDER = 'Say what to change — "bass too busy, simplify", "3rd chord darker", "undo"'
-
-
-class PromptInput(TextArea):
+class PromptInput(PromptBox, TextArea):
     """Where the producer says what they want."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "enter",
-            "submit",
-            "Compose",
-            id="prompt.submit",
-            tooltip="Send the prompt: compose a new song from it",
-        ),
-        Binding(
-            "ctrl+n,shift+enter",
-            "newline",
-            "New line",
-            show=False,
-            id="prompt.newline",
-            tooltip="Break the line (shift+enter too, where the terminal tells it from enter)",
-        ),
-        Binding(
-            "up",
-            "history_or_up",
-            "Earlier prompt",
-            show=False,
-            id="prompt.history_previous",
-            tooltip="On the first line: bring back the previous prompt",
-        ),
-        Binding(
-            "down",
-            "history_or_down",
-            "Later prompt",
-            show=False,
-            id="prompt.history_next",
-            tooltip="On the last line: bring back the next prompt",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = PROMPT_BINDINGS
 
     class Submitted(Message):
         """The producer sent a prompt."""
