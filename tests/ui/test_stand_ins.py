@@ -60,6 +60,7 @@ async def test_keys_pressed_at_once_reach_the_prompt(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         assert isinstance(app.focused, PromptStandIn)  # typing starts before the prompt is there
         await pilot.press(*"dark trap", "ctrl+n", *"140")
+        await app.workers.wait_for_complete()  # the swap, however slow the machine
         prompt = app.studio.prompt
         assert app.focused is prompt and prompt.text == "dark trap\n140"
         assert not app.studio.query(PromptStandIn) and not app.studio.query(NotesStandIn)
@@ -71,6 +72,7 @@ async def test_leaving_the_prompt_at_once_works_as_before(tmp_path: Path, key: s
     async with app.run_test(size=(120, 40)) as pilot:
         assert isinstance(app.focused, PromptStandIn)
         await pilot.press(*"lofi", key)
+        await app.workers.wait_for_complete()
         assert isinstance(app.focused, ArrangementView)
         assert app.studio.prompt.text == "lofi"
         await pilot.press("slash")  # back to the prompt, where the text waits
@@ -103,6 +105,8 @@ async def test_what_comes_before_the_prompt_mounts_reaches_it_in_order(
         assert isinstance(app.focused, PromptStandIn)
         _type(app, *keys)
         await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()  # the keys handed over are handled
         assert app.studio.prompt.text == text
         assert isinstance(app.focused, focused)
 
@@ -114,4 +118,6 @@ async def test_the_prompt_key_outside_the_prompt_finds_it_before_it_mounts(
     async with app.run_test(size=(120, 40)) as pilot:
         app.studio.set_focus(app.studio.query_one(ArrangementView))  # a click there, say
         await pilot.press("slash", "o", "k")  # the prompt key, then what to type there
+        await app.workers.wait_for_complete()
+        await pilot.pause()
         assert app.studio.prompt.text == "ok" and app.focused is app.studio.prompt
