@@ -127,6 +127,8 @@ class StudioScreen(Screen[None]):
         self._composer: Composer | None = None
         self._editor: Editor | None = None
         self._comparing: Comparing | None = None
+        #: Keys and pastes typed before the screen first showed (see `_forward_event`).
+        self._typed_early: list[events.Event] = []
 
     def compose(self) -> ComposeResult:
         # The size's breakpoint classes before the panes are styled: the first resize
@@ -177,6 +179,25 @@ class StudioScreen(Screen[None]):
             self._resumed = True
             event.prevent_default()  # Textual's own handler runs once, here
             super()._on_screen_resume(events.ScreenResume(refresh_styles=False))
+            early, self._typed_early = self._typed_early, []
+            for typed in early:  # to the prompt's stand-in, which holds them for the prompt
+                if self.focused is not None:
+                    self.focused._forward_event(typed)
+                else:
+                    super()._forward_event(typed)
+
+    def _forward_event(self, event: events.Event) -> None:
+        """Keys typed as the studio starts wait for the prompt instead of being lost.
+
+        The app hands a key to the screen when nothing has the focus, which is the
+        case until the screen first shows and focuses the prompt: a producer who
+        launches the studio and starts typing at once typed into nothing. Those keys
+        (and pastes) are kept, then given to the prompt in order.
+        """
+        if not self._resumed and isinstance(event, events.Key | events.Paste):
+            self._typed_early.append(event)
+        else:
+            super()._forward_event(event)
 
     def on_mount(self) -> None:
         with contextlib.suppress(NoMatches):  # ctrl+q pressed before the first frame
