@@ -20,13 +20,13 @@ from muse_tui.contracts import (
     StageFailed,
     StageRecord,
 )
-from muse_tui.store.atomic import sync_files
+from muse_tui.store.atomic import remove_temp_files, sync_files
 from muse_tui.store.checkpoint import (
+    STATE_DIR,
     SongJson,
     framed,
     pipeline_frame,
     pipeline_path,
-    remove_leftovers,
     write_checkpoint,
     write_state_files,
 )
@@ -123,7 +123,7 @@ class RunLedger:
 
             def write(sync: bool) -> None:
                 if sweep:  # S8 leaves the state folder to this writer, which may be in it
-                    remove_leftovers(self.session_dir)
+                    remove_temp_files(self.session_dir / STATE_DIR)
                 if sync:  # the stages' files first: the checkpoint may only land after them
                     sync_files(self._take_unsynced())
                 pipeline_json = framed(frame, song_json)

@@ -186,3 +186,9 @@ def leftover_temp_files(folder: Path, *, skip: frozenset[str] = frozenset()) -> 
     return sorted(
         p for p in walk_files(folder, skip=skip) if p.name.endswith(TMP_SUFFIX) and p.is_file()
     )
+
+
+def remove_temp_files(folder: Path, *, skip: frozenset[str] = frozenset()) -> None:
+    """Delete the temp files a killed writer left under `folder` (`skip`: as `walk_files`)."""
+    for leftover in leftover_temp_files(folder, skip=skip):
+        leftover.unlink(missing_ok=True)

@@ -19,7 +19,6 @@ from muse_tui.store.atomic import (
     STAGING,
     TMP_SUFFIX,
     WriteFailed,
-    leftover_temp_files,
     write_atomic,
     write_atomic_files,
 )
@@ -159,12 +158,6 @@ def framed(frame: tuple[bytes, bytes], song_json: bytes) -> bytes:
     """The pipeline file's bytes: `pipeline_frame`'s two halves around the song's JSON."""
     before, after = frame
     return b"".join((before, b'"songState":', song_json, after))
-
-
-def remove_leftovers(session_dir: Path) -> None:
-    """Delete the temp files a killed writer left in the state folder (the next writer's to do)."""
-    for leftover in leftover_temp_files(session_dir / STATE_DIR):
-        leftover.unlink(missing_ok=True)
 
 
 def keep_as_backup(path: Path) -> None:

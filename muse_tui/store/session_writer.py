@@ -25,7 +25,7 @@ from muse_tui.contracts import (
     SoundsOutput,
 )
 from muse_tui.knowledge.instruments import instrument_table
-from muse_tui.store.atomic import current_size, leftover_temp_files, remove_file, write_atomic
+from muse_tui.store.atomic import current_size, remove_file, remove_temp_files, write_atomic
 from muse_tui.store.checkpoint import STATE_DIR, pipeline_path, song_path, write_checkpoint
 from muse_tui.store.manifest import (
     MANIFEST_DESCRIPTION,
@@ -94,8 +94,7 @@ def write_session(
     session_dir.mkdir(parents=True, exist_ok=True)
     # From an earlier writer that was killed; a change in flight is `recover`'s to finish.
     engines = frozenset({CHANGE_DIR, STATE_DIR} if state_written else {CHANGE_DIR})
-    for leftover in leftover_temp_files(session_dir, skip=engines):
-        leftover.unlink(missing_ok=True)
+    remove_temp_files(session_dir, skip=engines)
     with session_batch(session_dir):
         return _write_session(session_dir, pipeline, presets, midi_written, state_written)
 
