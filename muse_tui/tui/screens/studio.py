@@ -490,6 +490,10 @@ class StudioScreen(Screen[None]):
         self.editor.take_prompt(message.text)
 
     def on_text_area_changed(self, message: PromptInput.Changed) -> None:
+        # Named by Textual's handler name so the prompt's module need not be imported;
+        # a text area other than the prompt's says nothing about what space does.
+        if not isinstance(message.text_area, PromptBox):
+            return
         empty = not message.text_area.text
         if empty != self._prompt_empty:  # space plays only while the prompt is empty
             self._prompt_empty = empty
@@ -569,7 +573,7 @@ class StudioScreen(Screen[None]):
         return self.query_one(PROMPT_BOXES)  # type: ignore[return-value]
 
     def action_focus_prompt(self) -> None:
-        self.query_one(PROMPT_BOXES).focus()  # before the prompt mounts: its stand-in
+        self._prompt_box().focus()
 
     def action_leave_prompt(self) -> None:
         if isinstance(self.focused, PromptBox):
