@@ -37,6 +37,8 @@ import sys
 import tempfile
 import termios
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 #: The checkout this bench belongs to: its muse_tui is the one timed, whichever checkout
@@ -206,32 +208,34 @@ def environment(folder: Path, bytecode: Path | None = None) -> dict[str, str]:
     return env
 
 
-def first_frame(argv: list[str] | None, bytecode: Path | None = None) -> float:
-    """Seconds from launching the program to the first frame that says "Stages"."""
+@contextmanager
+def launched(argv: list[str] | None, bytecode: Path | None = None) -> Iterator[Terminal]:
+    """The program (muse-studio by default) started in a terminal of its own, in a fresh folder."""
     folder = Path(tempfile.mkdtemp(prefix="muse-bench-"))
     terminal = Terminal(environment(folder, bytecode), folder, argv)
     try:
-        seconds = terminal.wait_for(b"Stages") - terminal.started
-        terminal.drain()
-        return seconds
+        yield terminal
     finally:
         terminal.close()
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def first_frame(argv: list[str] | None, bytecode: Path | None = None) -> float:
+    """Seconds from launching the program to the first frame that says "Stages"."""
+    with launched(argv, bytecode) as terminal:
+        seconds = terminal.wait_for(b"Stages") - terminal.started
+        terminal.drain()
+        return seconds
+
+
 def first_keystroke(bytecode: Path | None = None) -> float:
     """Seconds from launching muse-studio to its prompt showing a key typed at the first frame."""
-    folder = Path(tempfile.mkdtemp(prefix="muse-bench-"))
-    terminal = Terminal(environment(folder, bytecode), folder)
-    try:
+    with launched(None, bytecode) as terminal:
         terminal.wait_for(b"Stages")
         os.write(terminal.fd, FIRST_KEY)
         seconds = terminal.wait_for(FIRST_KEY) - terminal.started
         terminal.drain()
         return seconds
-    finally:
-        terminal.close()
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def cold_start(runs: int, compiled: bool = True) -> tuple[list[float], list[float], list[float]]:
