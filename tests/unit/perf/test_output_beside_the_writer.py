@@ -33,7 +33,7 @@ def test_s8_writes_while_a_checkpoint_is_still_landing(
 
     def held_state_write(*args: object, **kwargs: object) -> object:
         # Held until S8 begins; a run that made S8 wait for this write times out here.
-        s8_began_first.append(s8_began.wait(timeout=3))
+        s8_began_first.append(s8_began.wait(timeout=15))  # S2–S7 take ~0.1 s; a loaded CI more
         return real_state_write(*args, **kwargs)  # type: ignore[arg-type]
 
     def session_write(*args: object, **kwargs: object) -> object:
