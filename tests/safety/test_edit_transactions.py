@@ -67,7 +67,9 @@ def test_kill_9_at_30_moments_of_modify_never_tears_the_session(
     before = fingerprints(folder)
     after = _changed(folder, tmp_path)
     slow = 0.004  # a slow disk: each fsync takes 4 ms, so kills land between writes
-    span = timed(lambda n: _modify(_copy(folder, tmp_path, f"timing-{n}")), slow_sync_s=slow)
+    # The copies are made first, as each trial's is before its fork: only the change is timed.
+    timing = [_copy(folder, tmp_path, f"timing-{n}") for n in range(3)]
+    span = timed(lambda n: _modify(timing[n]), slow_sync_s=slow, runs=len(timing))
     killed = 0
     for n, moment in enumerate(moments(30, span, seed=18)):
         trial = _copy(folder, tmp_path, f"kill-{n}")
