@@ -15,6 +15,7 @@ commit. A change meant only to make compose faster must leave them alone.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import sys
 from pathlib import Path
@@ -42,7 +43,11 @@ _VOLATILE = [
     (re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"), b"UUID"),
     (re.compile(rb"session-\d{8}-[0-9a-z]{6}"), b"SESSION"),
 ]
-_MASKED = {"state/pipeline-state.json", "state/pipeline-state.json.bak", "manifest.json"}
+_MASKED = {"state/pipeline-state.json", "manifest.json"}
+#: The backups hold the checkpoint before the last one to land, and which one that is depends
+#: on timing: the writer drops a checkpoint a newer one overtakes (S7's, on a busy machine, so
+#: the backup is S6's). They are checked for being an earlier checkpoint of the run instead.
+_BACKUPS = {"state/pipeline-state.json.bak", "state/song-state.json.bak"}
 
 
 def _masked(data: bytes, root: Path) -> bytes:
@@ -55,7 +60,8 @@ def _masked(data: bytes, root: Path) -> bytes:
 def session_digests(root: Path, prompt: str, seed: int, bars: int) -> dict[str, str]:
     """Compose headless into `root`: per session file, its SHA-256 (first 40 hex digits).
 
-    The volatile parts of the pipeline checkpoint and the manifest are masked first.
+    The volatile parts of the pipeline checkpoint and the manifest are masked first;
+    the backups are left out (see `_BACKUPS`, and `test_the_backups_are_an_earlier_checkpoint`).
     """
     engine = Orchestrator(product_stages(), root)
     config = PipelineConfig(approval_gates=[])
@@ -67,7 +73,7 @@ def session_digests(root: Path, prompt: str, seed: int, bars: int) -> dict[str, 
     digests = {}
     for path in sorted(folder.rglob("*")):
         name = path.relative_to(folder).as_posix()
-        if not path.is_file() or name.startswith("."):
+        if not path.is_file() or name.startswith(".") or name in _BACKUPS:
             continue
         data = path.read_bytes()
         digests[name] = hashlib.sha256(
@@ -94,9 +100,7 @@ PINNED: dict[str, dict[str, str]] = {
         "notes/producer-notes.md": "bfd20e602f770781f1178065712dfbf46a202831",
         "progression/main.progression": "f571eb6bd52a5f0f418e0096251a21f9e3a44a19",
         "state/pipeline-state.json": "b639b069a06c379e4627fd601fa5ef10ccf36a20",
-        "state/pipeline-state.json.bak": "fbb512911edeb9109dda9f33fa0cd01b263e879a",
         "state/song-state.json": "590cf0c146a96fbc482d222b0785fcce20c8a675",
-        "state/song-state.json.bak": "590cf0c146a96fbc482d222b0785fcce20c8a675",
     },
     "lofi hip hop with rhodes and vinyl crackle | seed 2 | 32 bars": {
         "manifest.json": "67d6ef52ca2ac14cee50f55e91e45e1a046ac790",
@@ -111,9 +115,7 @@ PINNED: dict[str, dict[str, str]] = {
         "notes/producer-notes.md": "806d1e6f47ea030bd83543a294051dd9347dff9e",
         "progression/main.progression": "dd2778d283b4d12ba2f0f86fc4e5ebb543673897",
         "state/pipeline-state.json": "1bfd8efdc57380236977f6d47deca72a304471f5",
-        "state/pipeline-state.json.bak": "b3aba7af0167698ac5a3c83deb00220c1ba56bcb",
         "state/song-state.json": "6dd14e7aab791bef5eb5a7bd47637175398aee7c",
-        "state/song-state.json.bak": "6dd14e7aab791bef5eb5a7bd47637175398aee7c",
     },
     "deep house in A minor with a pad and a bassline | seed 3 | 32 bars": {
         "manifest.json": "2c0a3653e572d6587475902fb267eab5f3154665",
@@ -129,9 +131,7 @@ PINNED: dict[str, dict[str, str]] = {
         "notes/producer-notes.md": "068b27f5b3bdbd447b110690cf4213b79fedcd8d",
         "progression/main.progression": "517c83e866f441d59a7fca4d034f6aa33074d931",
         "state/pipeline-state.json": "835fb741dbd618aba3f1e96f416c6b2daec0b1b4",
-        "state/pipeline-state.json.bak": "0612826924c39ba2fd9b3f3e9be184c911ed3211",
         "state/song-state.json": "ef6915b9aa0d2f1db34914f4eb8d35072e7b1433",
-        "state/song-state.json.bak": "ef6915b9aa0d2f1db34914f4eb8d35072e7b1433",
     },
     "jazz ballad with piano, upright bass and brushes | seed 4 | 16 bars": {
         "manifest.json": "15dde5dbec6808c675bad8f6745751eb2db5abbb",
@@ -146,9 +146,7 @@ PINNED: dict[str, dict[str, str]] = {
         "notes/producer-notes.md": "0202417cb45363b9fc633104d190a8153ec1181a",
         "progression/main.progression": "ee68025233da38997d5a5c669f335c4f8439b159",
         "state/pipeline-state.json": "39d505b29ee8834b4de4ed011d1982e895d51429",
-        "state/pipeline-state.json.bak": "6a2827bb716917267dd1d57a8fd3f01088211e99",
         "state/song-state.json": "2c52d7165b4d1768d135fa76970963a6de41023b",
-        "state/song-state.json.bak": "2c52d7165b4d1768d135fa76970963a6de41023b",
     },
     "big room trance anthem, 138, with a supersaw lead | seed 5 | 48 bars": {
         "manifest.json": "e487122073c23792c126f999ceee16290d9712bb",
@@ -164,9 +162,7 @@ PINNED: dict[str, dict[str, str]] = {
         "notes/producer-notes.md": "da41d5bc69ad1faa86e71451fdf0a3d52b6ed932",
         "progression/main.progression": "80cc54480c36be0930b92a03399ad2ec0256ebcf",
         "state/pipeline-state.json": "0648094e54c0f3b1ba18807aab6ac50fc23fb96a",
-        "state/pipeline-state.json.bak": "d5cd4d355a90c2457edb72d21ba1fe8ca76a779f",
         "state/song-state.json": "103bd426bd05fcae1d5214824bcddd408970005b",
-        "state/song-state.json.bak": "103bd426bd05fcae1d5214824bcddd408970005b",
     },
 }
 
@@ -180,6 +176,20 @@ def test_a_compose_writes_the_pinned_bytes(
     assert sorted(actual) == sorted(expected), "the session lists other files"
     changed = [name for name in expected if actual[name] != expected[name]]
     assert not changed, f"these files' bytes moved: {changed}"
+
+
+def test_the_backups_are_an_earlier_checkpoint_of_the_run(tmp_path: Path) -> None:
+    """The backups are whole checkpoints of the same run, taken before the one in place."""
+    prompt, seed, bars = SONGS[2]
+    session_digests(tmp_path, prompt, seed, bars)
+    (folder,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    state = folder / "state"
+    final = json.loads((state / "pipeline-state.json").read_bytes())
+    backup = json.loads((state / "pipeline-state.json.bak").read_bytes())
+    assert backup["pipelineId"] == final["pipelineId"]
+    assert backup["sessionId"] == final["sessionId"]
+    assert 1 <= backup["currentStage"] < final["currentStage"]
+    assert backup["songState"] == json.loads((state / "song-state.json.bak").read_bytes())
 
 
 def _print_table() -> None:
