@@ -17,7 +17,7 @@ from ..transitions import expression_fade
 from .context import PartContext, PartDraft
 from .grid import Hit, pick_per_phrase, read_hits
 from .harmony import nearest_pitch
-from .layers import layer_voicings, placements
+from .layers import holds_chords, layer_voicings, placements
 
 _VELOCITY = {"X": 100, "x": 86, "o": 66, "P": 96, "p": 80}
 _RESTRIKE = 0.85  # velocity of a held chord struck again on a chord change
@@ -55,7 +55,9 @@ def write_comping(ctx: PartContext, rng: random.Random, rhythm: str | None = Non
             else:
                 notes += _chord(ctx, voicing, velocity, start, length)
     draft = PartDraft(notes=notes, feel=ctx.feel.scaled(timing=1.1, velocity=0.7))
-    if placement.layer == "held" and rhythm is None:
+    # A held layer swells; so does a holder in the comping seat holding the genre's held chords.
+    holding = placement.layer == "held" or (name == "sustained" and holds_chords(ctx, ctx.track))
+    if holding and rhythm is None:
         draft.control_changes = _swells(ctx)
     return draft
 
@@ -163,7 +165,8 @@ def _arp_note(voicing: tuple[int, ...], count: int, up_down: bool) -> int:
 
 
 def _swells(ctx: PartContext) -> list[ControlChange]:
-    """An organ's swell pedal: each chord opens up from a little under full over its first bar."""
+    """A swell pedal (an organ's, a pad's expression): each chord opens up from a little under
+    full over its first bar."""
     swells: list[ControlChange] = []
     for chord in ctx.harmony.chords:
         start, end = max(chord.start, 0.0), min(chord.end, ctx.length)

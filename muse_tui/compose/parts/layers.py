@@ -53,6 +53,9 @@ def placements(ctx: PartContext) -> dict[str, Placement]:
     would play the genre's comping rhythm (then one of them plays it, an organ
     before strings or a choir), or the rhythm's answer is the organ's own idiom
     (its `held_players`: the reggae organ bubbles under the guitar's skank).
+    Where the genre's rhythm is itself held chords and a pad holds them too,
+    the keys pulse instead; a holder in the comping seat (a synth pad named for
+    the chords) holds on, never pulsing a pad sound in 8ths.
 
     The band is the one S4 writes (`choose_tracks` of the intent), so the first
     compose and a later rewrite of one track agree; tracks added since come after it.
@@ -62,7 +65,7 @@ def placements(ctx: PartContext) -> dict[str, Placement]:
         if track.role in HARMONY_ROLES and all(t.role != track.role for t in band):
             band.append(track)
     crowded = len(band) > 1
-    held = [t for t in band if t.role in ("chords", "keys") and _holds(ctx, t)]
+    held = [t for t in band if t.role in ("chords", "keys") and holds_chords(ctx, t)]
     comping = [t for t in band if t.role in ("chords", "keys") and t not in held]
     genre = ctx.style.chord_rhythm if ctx.style.chord_rhythm != "none" else "sustained"
     answer = _rhythm(ctx, genre).answer
@@ -73,7 +76,8 @@ def placements(ctx: PartContext) -> dict[str, Placement]:
     elif owners := [t for t in held if _plays(t, _rhythm(ctx, answer).held_players)]:
         held.remove(owners[0])  # the answer is this organ's own part: it bubbles, not holds
         comping.append(owners[0])
-    if genre == "sustained" and any(t.role == "pad" or t in held for t in band):
+    keys_comp = bool(comping) and not holds_chords(ctx, comping[0])
+    if genre == "sustained" and keys_comp and any(t.role == "pad" or t in held for t in band):
         genre, answer = answer, genre  # a pad already holds the chords: the keys pulse them
     found: dict[str, Placement] = {}
     for track in band:
@@ -139,7 +143,7 @@ def layer(ctx: PartContext, name: str) -> HarmonyLayer:
     return ctx.table.harmony_layers[name]
 
 
-def _holds(ctx: PartContext, track: Track) -> bool:
+def holds_chords(ctx: PartContext, track: Track) -> bool:
     """Organs, string sections, choirs and synth pads hold their chords rather than comp."""
     return _plays(track, ctx.table.held_programs)
 

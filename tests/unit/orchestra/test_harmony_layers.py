@@ -148,3 +148,28 @@ def test_the_pad_holds_its_chords_clear_of_the_melody(prompt: str) -> None:
         )
     ]
     assert len(rubbing) / len(pad.notes) <= 0.06
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["dark trap with choir and pad, 140, key of Am", "ambient with pad and choir, 70 BPM, D minor"],
+)
+def test_a_pad_sound_in_the_chords_seat_holds_its_chords(prompt: str) -> None:
+    """A synth pad the prompt names can take the chords track while a choir takes the pad's:
+    it plays long chords that swell, as its name says, not the keys' 8th-note pulse. Before,
+    the trap pad pulsed in 8ths and quarters (828 notes, median 0.8 beats long)."""
+    heard = compose(prompt)
+    pads = [p for p in heard.role("chords", "pad") if p.notes and 88 <= (p.program or 0) <= 95]
+    assert pads, [(p.role, p.program) for p in heard.parts]
+    for pad in pads:
+        assert median(n.length for n in pad.notes) >= 1.5, pad.name
+    harmony = [p for p in heard.role(*HARMONY_ROLES) if p.notes]
+    for a, b in itertools.combinations(harmony, 2):
+        assert doubling(a, b) <= 0.5, f"{a.name} doubles {b.name}: {doubling(a, b):.2f}"
+
+
+def test_the_pad_in_the_chords_seat_swells_into_each_chord() -> None:
+    heard = compose("dark trap with choir and pad, 140, key of Am")
+    (chords,) = [t for t in heard.song.tracks if t.role == "chords"]
+    swells = [c for r in chords.regions for c in r.control_changes if c.controller == 11]
+    assert swells and min(c.value for c in swells) < max(c.value for c in swells)
