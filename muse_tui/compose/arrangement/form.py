@@ -4,7 +4,11 @@ Structure hints reshape the template; a requested length trims whole sections
 (by their `trim` rank) or, for a longer song, repeats the form's core unit (a
 verse and its chorus, a solo), and then stretches or squeezes the sections
 proportionally in four-bar steps, never below four bars nor past sixteen: a
-producer hears a 24-bar verse as a verse that forgot to end.
+producer hears a 24-bar verse as a verse that forgot to end. Bars left over
+once every section has its share go to the body of the song first, then to the
+outro, and to the intro last, once they would pass the template's own length:
+an intro stretched from 8 bars to 12 keeps the listener waiting for the beat,
+where a longer outro only fades longer.
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ from muse_tui.knowledge.arrangement import ArrangementTable, SectionTemplate
 MIN_SECTION_BARS = 4
 #: The longest section a form grows to; longer songs get more sections instead.
 MAX_SECTION_BARS = 16
+#: Which sections grow past their own length first when a form is stretched: the body (2), the
+#: outro, the intro.
+_GROWS_FIRST = {"intro": 0, "outro": 1}
 #: How many times the core unit may be repeated to reach a long target.
 _MAX_EXTRA_UNITS = 32
 #: Where the song peaks: these play every role.
@@ -245,7 +252,9 @@ def fit_form(
     else:
         chosen = max(levels, key=len)
     grain = _grain([p.bars for p in chosen], target, phrase_bars)
-    lengths = scale_bars([p.bars for p in chosen], target, grain, MAX_SECTION_BARS)
+    lengths = scale_bars(
+        [p.bars for p in chosen], target, grain, MAX_SECTION_BARS, [p.kind for p in chosen]
+    )
     return [replace(p, bars=b) for p, b in zip(chosen, lengths, strict=True)]
 
 
@@ -348,14 +357,28 @@ def _grain(bars: list[int], target: int, phrase_bars: int | None) -> int:
     return 8 if eights and 8 * len(bars) <= target else MIN_SECTION_BARS
 
 
+def _grow_tier(
+    kinds: Sequence[str] | None, bars: Sequence[int], index: int, units: int, grain: int
+) -> int:
+    """Which sections take a step first: the body, then an outro or intro past its own length."""
+    if kinds is None or units * grain <= bars[index]:
+        return 2
+    return _GROWS_FIRST.get(kinds[index], 2)
+
+
 def scale_bars(
-    bars: Sequence[int], target: int, grain: int = MIN_SECTION_BARS, cap: int | None = None
+    bars: Sequence[int],
+    target: int,
+    grain: int = MIN_SECTION_BARS,
+    cap: int | None = None,
+    kinds: Sequence[str] | None = None,
 ) -> list[int]:
     """Scale lengths to sum to `target` in steps of `grain`, each at least one step.
 
     No section grows past `cap` bars while another still has room. The remainder
     (`target % grain`) goes to the longest section, so at most one section leaves
-    the grid.
+    the grid. With the sections' `kinds`, a step that would take an intro or an outro
+    past its own length goes to the body first, then to the outro, then to the intro.
     """
     units = target // grain
     if units < len(bars):
@@ -371,7 +394,10 @@ def scale_bars(
         count[shrink] -= 1
     while sum(count) < units:
         room = [i for i in range(len(count)) if count[i] < most] or list(range(len(count)))
-        grow = max(room, key=lambda i: ideal[i] - count[i])
+        grow = max(
+            room,
+            key=lambda i: (_grow_tier(kinds, bars, i, count[i] + 1, grain), ideal[i] - count[i]),
+        )
         count[grow] += 1
     lengths = [c * grain for c in count]
     longest = max(range(len(lengths)), key=lambda i: lengths[i])

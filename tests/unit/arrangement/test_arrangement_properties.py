@@ -136,3 +136,36 @@ def _assert_producer_rules(song: Arrangement, roles: list[str]) -> None:
             if last_peaks:
                 assert len(section.active_roles) < len(last_peaks[-1].active_roles)
     assert any(set(s.active_roles) == everyone for s in sections)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lengths=st.lists(st.integers(1, 4).map(lambda n: n * 4), min_size=3, max_size=10),
+    extra=st.integers(0, 120),
+    grain=st.sampled_from([4, 8]),
+)
+def test_bars_left_over_go_to_the_body_then_the_outro_then_the_intro(
+    lengths: list[int], extra: int, grain: int
+) -> None:
+    """A form stretched to a length its proportions do not fill: past its own length and its
+    proportional share, the outro grows only when the body is full (16 bars a section), the
+    intro only when the outro is full too."""
+    kinds = ["intro", *["verse"] * (len(lengths) - 2), "outro"]
+    target = grain * len(lengths) + extra
+    scaled = scale_bars(lengths, target, grain, 16, kinds)
+    units = target // grain
+    share = [min(16 // grain, max(1, lengths[i] * units // sum(lengths))) * grain for i in (0, -1)]
+    assert sum(scaled) == target
+    whole = [b - (target % grain if b % grain else 0) for b in scaled]  # the remainder aside
+    if whole[-1] > max(share[1], lengths[-1]):
+        assert all(b >= 16 for b in whole[1:-1]), (lengths, target, scaled)
+    if whole[0] > max(share[0], lengths[0]):
+        assert all(b >= 16 for b in whole[1:]), (lengths, target, scaled)
+
+
+def test_a_trip_hop_loop_form_stretched_to_64_bars_keeps_an_8_bar_intro() -> None:
+    """Intro 8, three 16-bar loops, outro 4: the 4 bars no loop can hold went to the intro
+    (12 bars, 34 s of pads before the beat at 85 BPM); they go to the outro now."""
+    kinds = ["intro", "loop", "loop", "loop", "outro"]
+    assert scale_bars([8, 16, 16, 16, 4], 64, 4, 16, kinds) == [8, 16, 16, 16, 8]
+    assert scale_bars([8, 16, 16, 16, 4], 64, 4, 16) == [12, 16, 16, 16, 4]  # without kinds
