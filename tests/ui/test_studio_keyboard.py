@@ -133,3 +133,44 @@ async def test_after_a_pick_what_is_typed_goes_to_the_prompt(tmp_path: Path) -> 
         assert isinstance(app.focused, PromptInput)
         await pilot.press(*"more swing")
         assert app.studio.query_one(PromptInput).text == "more swing"
+
+
+def _typed_at_once(app, *keys: str) -> None:
+    """Keys that reach the app together, as a fast typist's do: each is routed before the one
+    before it has been handled (pilot.press waits between keys, which hides the race)."""
+    for key in keys:
+        character = key if len(key) == 1 else {"slash": "/"}.get(key)
+        app.post_message(events.Key(key, character))
+
+
+async def test_a_key_typed_right_after_a_focus_key_goes_where_the_focus_went(
+    tmp_path: Path,
+) -> None:
+    """Tab, shift+tab, escape and / move the focus as they arrive: before, a key typed a few
+    ms after tab still went to the prompt ("ab", tab, m gave "abm" and no mute)."""
+    players = Players()
+    app = make_studio(tmp_path, players=players)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await load_song(pilot)
+        prompt = app.studio.query_one(PromptInput)
+        prompt.focus()
+        await pilot.pause()
+        view = app.studio.query_one(ArrangementView)
+        bass = app.studio.song.tracks[1]
+
+        _typed_at_once(app, "a", "b", "tab", "down", "m")  # tab to the arrangement, mute the bass
+        await pilot.pause()
+        assert prompt.text == "ab"
+        assert view.has_focus and view.marks[bass.id] == "M"
+
+        _typed_at_once(app, "slash", "c", "d")  # back to the prompt, typing
+        await pilot.pause()
+        assert prompt.text == "abcd" and prompt.has_focus
+
+        _typed_at_once(app, "escape", "m")  # out of the prompt: m unmutes
+        await pilot.pause()
+        assert prompt.text == "abcd" and view.marks.get(bass.id, "") == ""
+
+        _typed_at_once(app, "slash", "shift+tab", "m")  # the prompt, then back: m mutes again
+        await pilot.pause()
+        assert prompt.text == "abcd" and not prompt.has_focus
