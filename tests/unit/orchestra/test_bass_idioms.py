@@ -40,6 +40,28 @@ def test_house_bass_sits_on_the_offbeats_between_the_kicks() -> None:
     assert on_kicks / len(heard.bass().notes) <= 0.2
 
 
+def _moving_bars(heard: Heard, kind: str) -> int:
+    """Bars of the first section of `kind` in which the bass plays more than one pitch."""
+    per_bar = heard.steps_per_bar
+    section = next(s for s in heard.song.arrangement.sections if s.kind == kind)
+    bars: dict[int, set[int]] = {}
+    for note in heard.bass().notes:
+        if section.start_bar <= note.step // per_bar < section.start_bar + section.bars:
+            bars.setdefault(note.step // per_bar, set()).add(note.pitch)
+    return sum(1 for pitches in bars.values() if len(pitches) > 1)
+
+
+def test_deep_house_bass_moves_inside_its_offbeat_groove() -> None:
+    """The offbeat line keeps its place between the kicks, but a groove section is not one
+    stab shape repeated: an octave pop or a fifth on a later offbeat, a dead note, an approach
+    into the change. Over eight songs, before: no groove section had two bars with more than
+    one pitch (every bar four roots); now six do."""
+    prompt = "deep house, 122, late night, Kerri Chandler vibes"
+    songs = [compose(prompt, seed) for seed in range(1, 9)]
+    assert sum(_moving_bars(heard, "verse") >= 2 for heard in songs) >= 5
+    assert all(_on_steps(heard, OFFBEATS) >= 0.6 for heard in songs)
+
+
 def test_boom_bap_bass_doubles_the_kick() -> None:
     heard = compose("boom bap, 90 BPM, D minor")
     notes = heard.bass().notes
