@@ -104,19 +104,29 @@ def _copy(folder: Path, tmp_path: Path, name: str) -> Path:
 def test_compose_onto_a_full_disk_ends_the_run_with_one_sentence(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The disk fills at each sync of a compose in turn. How many syncs a compose makes
+    varies by a few: the checkpoint writer drops a checkpoint a newer one overtakes (more
+    often on a busy machine), so a run may end before the sync the disk was to fill at;
+    that run must simply complete (a quick-suite run here once had one such run)."""
     with disk_full(monkeypatch, None) as counting:
         assert compose(tmp_path / "count").status == "completed"
+    filled = 0
     for fail_at in range(1, counting.calls + 1):
         sink = RecordingSink()
         engine = Orchestrator(product_stages(), tmp_path / f"full-{fail_at}", sink=sink)
         config = PipelineConfig(approval_gates=[])
-        with disk_full(monkeypatch, fail_at):  # returns, never raises
+        with disk_full(monkeypatch, fail_at) as disk:  # returns, never raises
             pipeline = run_blocking(engine.run("lofi, 8 bars", seed=1, config=config))
         finished = sink.events[-1]
         assert isinstance(finished, PipelineFinished), f"fsync {fail_at}"
+        if disk.calls < fail_at:  # this run synced fewer times: the disk never filled
+            assert pipeline.status == "completed", f"fsync {fail_at}"
+            continue
+        filled += 1
         assert pipeline.status in ("failed", "completed_partial"), f"fsync {fail_at}"
         assert "No space left on device" in finished.message, f"fsync {fail_at}"
         assert "\n" not in finished.message
+    assert filled >= counting.calls - 3, (filled, counting.calls)
 
 
 def test_the_lock_and_the_journal_are_not_reported_as_song_files(folder: Path) -> None:
