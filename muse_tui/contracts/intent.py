@@ -73,6 +73,7 @@ ArrangementTemplateName = Literal[
     "lo_fi",
     "drill",
     "afrobeats",
+    "reggae",
     "ambient",
     "boom_bap",
     "uk_garage",

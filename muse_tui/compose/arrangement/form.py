@@ -200,9 +200,9 @@ def fit_song(
         fitted = _place_first_peak(plans, hints, target, phrase_bars)
     if fitted is None:
         fitted = fit_form(plans, target, phrase_bars)
-    if len({p.name for p in fitted}) < len(fitted):  # both halves of a placed peak grew
-        fitted = _numbered_in_order(fitted)
-    return fitted
+    # Numbers follow the order played: both halves of a placed peak grew (two of one name),
+    # or a trim took a middle section ("Chorus 1, Dub Break, Chorus 3").
+    return _numbered_in_order(fitted)
 
 
 def _place_first_peak(

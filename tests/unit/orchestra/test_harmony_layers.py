@@ -55,11 +55,15 @@ def test_reggae_guitar_skanks_on_two_and_four() -> None:
 
 def test_an_organ_alone_takes_the_skank() -> None:
     """Organs hold their chords beside a comping part; with none beside it, the organ is the
-    comping, so the genre's rhythm is still heard."""
+    comping, so the genre's rhythm is still heard: chops on 2 and 4, the two commonest steps,
+    and the double skank's second chop an 8th after each (the skank's own grids), nothing on
+    the one. (Reggae's own form, with its longer choruses of double skank, moved the share on
+    2 and 4 alone from above 0.6 to 0.597; on 2, 4 and their doubles it is 0.97.)"""
     heard = compose("reggae one drop in G major, 75 BPM: drums, bass, organ, melodica")
     assert not heard.role("chords")
     steps = _beat_steps(heard, "keys")
-    assert (steps[4] + steps[12]) / sum(steps.values()) >= 0.6
+    assert {step for step, _ in steps.most_common(2)} == {4, 12}
+    assert sum(steps[s] for s in (4, 6, 12, 14)) / sum(steps.values()) >= 0.9
     assert steps[0] == 0
 
 
