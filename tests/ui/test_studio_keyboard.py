@@ -174,26 +174,3 @@ async def test_a_key_typed_right_after_a_focus_key_goes_where_the_focus_went(
         _typed_at_once(app, "slash", "shift+tab", "m")  # the prompt, then back: m mutes again
         await pilot.pause()
         assert prompt.text == "abcd" and not prompt.has_focus
-
-
-async def test_a_focus_key_typed_at_launch_moves_the_focus_for_the_keys_after_it(
-    tmp_path: Path,
-) -> None:
-    """The prompt's stand-in holds what is typed before the prompt mounts and hands it over
-    in order; a tab among those keys moves the focus there, and the keys after it go where
-    the focus went, as they would have with the prompt already up."""
-    app = make_studio(tmp_path, players=Players())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await load_song(pilot)
-        prompt = app.studio.query_one(PromptInput)
-        prompt.focus()
-        await pilot.pause()
-
-        def typed(key: str) -> events.Key:
-            return events.Key(key, key if len(key) == 1 else {"slash": "/"}.get(key))
-
-        held = [typed(k) for k in ("a", "b", "tab", "x", "slash", "c")]
-        app.studio.hand_over_typing(held, prompt)
-        await pilot.pause()
-        assert prompt.text == "abc"  # x went to the arrangement, where it does nothing
-        assert prompt.has_focus

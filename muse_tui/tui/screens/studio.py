@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on
-from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -25,7 +24,6 @@ from textual.css.query import NoMatches
 from textual.geometry import Size
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widget import Widget
 from textual.widgets import Footer
 
 from ..listening import Listening
@@ -119,7 +117,7 @@ class StudioScreen(Screen[None]):
         # The keys that move the focus also act the moment they arrive (see `FOCUS_NOW`), so
         # a key typed right behind one goes where the focus went. The ordinary bindings (ours
         # above, Textual's tab and shift+tab restated: a key's bindings here replace the
-        # Screen's) serve whenever the priority ones stand aside (`_moves_focus_now`).
+        # Screen's) serve the keys the prompt's stand-in held and hands over.
         Binding("tab", "move_focus('next')", show=False, priority=True),
         Binding("tab", "app.focus_next", show=False),
         Binding("shift+tab", "move_focus('previous')", show=False, priority=True),
@@ -245,30 +243,8 @@ class StudioScreen(Screen[None]):
             pane.display, stand_in.display = True, False
         if self.focused is prompt_stand_in:
             self.set_focus(prompt, scroll_visible=False)
-        self.hand_over_typing(prompt_stand_in.take_held(), prompt)
+        prompt_stand_in.hand_over(prompt)
         await self.query("PromptStandIn, NotesStandIn").remove()
-
-    def hand_over_typing(self, held: list[events.Event], prompt: Widget) -> None:
-        """Give `prompt` the keys and pastes typed before it was there, in order, as the app
-        would have: a focus key among them moves the focus then and there (`FOCUS_NOW`),
-        and what follows it goes where the focus went."""
-        target: Widget = prompt
-        for event in held:
-            if isinstance(event, events.Key) and self._move_focus_for(event.key):
-                target = self.focused or self
-                continue
-            target._forward_event(event)
-
-    def _move_focus_for(self, key: str) -> bool:
-        """Run the focus move `key` is bound to now, if it may act (see `check_action`)."""
-        for binding in self._bindings.key_to_bindings.get(key, ()):
-            if not binding.priority:
-                continue
-            _, name, parameters = parse_action(binding.action)
-            if name in FOCUS_NOW and self.check_action(name, parameters):
-                getattr(self, f"action_{name}")(*parameters)
-                return True
-        return False
 
     # ── what is open ────────────────────────────────────────────────────────
 

@@ -29,7 +29,7 @@ class PromptStandIn(PromptBox, Widget, can_focus=True):
     """The empty prompt as its text area draws it: the placeholder, the cursor on its first letter.
 
     Nothing typed is lost: the keys and pastes the app sends here are held, and
-    passed to the prompt in the order typed when it takes over (`take_held`). Held,
+    passed to the prompt in the order typed when it takes over (`hand_over`). Held,
     they reach no binding either, so enter, tab and escape do to the prompt what
     they would have done had it been there.
     """
@@ -76,7 +76,7 @@ class PromptStandIn(PromptBox, Widget, can_focus=True):
     }
     BINDINGS: ClassVar[list[BindingType]] = PROMPT_BINDINGS  # shown in the footer, as the prompt's
 
-    text = ""  # nothing is typed here: what is typed waits for the prompt (see take_held)
+    text = ""  # nothing is typed here: what is typed waits for the prompt (see hand_over)
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
@@ -116,10 +116,11 @@ class PromptStandIn(PromptBox, Widget, can_focus=True):
         else:
             super()._forward_event(event)
 
-    def take_held(self) -> list[events.Event]:
-        """What was typed here, in order, for the prompt (`StudioScreen.hand_over_typing`)."""
+    def hand_over(self, prompt: Widget) -> None:
+        """Send `prompt` what was typed here, in order, as the app would have."""
         held, self._held = self._held, []
-        return held
+        for event in held:
+            prompt._forward_event(event)
 
 
 class NotesStandIn(Widget):
