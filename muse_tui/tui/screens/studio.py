@@ -60,10 +60,6 @@ LETTER_ACTIONS = {
 EDIT_ACTIONS = {"undo", "redo", "alternatives"}
 #: The prompt, and its stand-in in the first frame (see `mount_prompt_and_notes`).
 PROMPT_BOXES = "#prompt, #prompt-stand-in"
-#: Focus moves run as the app reads their key (priority bindings), not after the focused widget
-#: has handled it: Textual hands each key to the widget focused when the key is read, so a key
-#: typed a few ms after tab went to the prompt tab was leaving ("ab", tab, m typed "abm").
-FOCUS_NOW = {"move_focus", "leave_prompt_now", "focus_prompt_now"}
 
 
 class PaneColumn(Vertical):
@@ -114,16 +110,6 @@ class StudioScreen(Screen[None]):
                 tooltip="Type a new prompt"),
         Binding("escape", "leave_prompt", "Leave prompt", show=False, id="studio.leave_prompt",
                 tooltip="Leave the prompt so the studio keys work"),
-        # The keys that move the focus also act the moment they arrive (see `FOCUS_NOW`), so
-        # a key typed right behind one goes where the focus went. The ordinary bindings (ours
-        # above, Textual's tab and shift+tab restated: a key's bindings here replace the
-        # Screen's) serve the keys the prompt's stand-in held and hands over.
-        Binding("tab", "move_focus('next')", show=False, priority=True),
-        Binding("tab", "app.focus_next", show=False),
-        Binding("shift+tab", "move_focus('previous')", show=False, priority=True),
-        Binding("shift+tab", "app.focus_previous", show=False),
-        Binding("escape", "leave_prompt_now", show=False, priority=True),
-        Binding("slash", "focus_prompt_now", show=False, priority=True),
     ]  # fmt: skip
 
     AUTO_FOCUS = PROMPT_BOXES
@@ -327,8 +313,6 @@ class StudioScreen(Screen[None]):
         return self.query_one("#prompt", PromptInput)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in FOCUS_NOW:
-            return self._moves_focus_now(action)
         # In the prompt these letters type; the footer should not promise otherwise.
         # Space is the exception while the prompt is empty (see PromptInput).
         if action in LETTER_ACTIONS and isinstance(self.focused, PromptBox):
@@ -343,35 +327,6 @@ class StudioScreen(Screen[None]):
         if action in EDIT_ACTIONS:
             return self.editable
         return True
-
-    def _moves_focus_now(self, action: str) -> bool:
-        """Whether a focus key acts on arrival; otherwise it goes its ordinary way.
-
-        Never before the real prompt has the keys: the screen and the stand-in hold what is
-        typed until then and hand it over in order, focus keys included. Escape leaves only
-        the prompt, and / enters it only from a pane where it types nothing.
-        """
-        focused = self.focused
-        if not self._resumed or isinstance(focused, PromptStandIn) or not self.query("#prompt"):
-            return False
-        if action == "leave_prompt_now":
-            return isinstance(focused, PromptBox)
-        if action == "focus_prompt_now":
-            from textual.widgets import Input, TextArea
-
-            return not isinstance(focused, PromptBox | Input | TextArea)
-        return True
-
-    def action_move_focus(self, direction: str) -> None:
-        self.focus_next() if direction == "next" else self.focus_previous()
-
-    def action_leave_prompt_now(self) -> None:
-        # `set_focus` at once: `Widget.focus` waits for the app's next turn, after the next key.
-        shown = self.query("#compare, #proposal")
-        self.set_focus(shown.first() if shown else self.query_one(ArrangementView))
-
-    def action_focus_prompt_now(self) -> None:
-        self.set_focus(self._prompt_box())
 
     def watch_session(self, old: OpenSong | None, new: OpenSong | None) -> None:
         """What comes before the panes see the song: the player, the prompt, the keys."""
