@@ -44,6 +44,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=9, help="rounds of the three figures")
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     if not MUSE_STUDIO.exists():
         print(f"{MUSE_STUDIO} is missing: pip install -e . first", file=sys.stderr)
         return 2

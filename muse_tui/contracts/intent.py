@@ -73,7 +73,6 @@ ArrangementTemplateName = Literal[
     "lo_fi",
     "drill",
     "afrobeats",
-    "reggae",
     "ambient",
     "boom_bap",
     "uk_garage",
@@ -86,6 +85,7 @@ ArrangementTemplateName = Literal[
     "k_pop",
     "cinematic",
     "generic_fallback",
+    "reggae",  # last: alternatives pick forms by their place in this list
 ]
 #: The BPMs a song may be composed with; every tempo edit stays within them too.
 TEMPO_LIMITS: tuple[float, float] = (40.0, 300.0)

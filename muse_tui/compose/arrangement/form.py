@@ -202,7 +202,20 @@ def fit_song(
         fitted = fit_form(plans, target, phrase_bars)
     # Numbers follow the order played: both halves of a placed peak grew (two of one name),
     # or a trim took a middle section ("Chorus 1, Dub Break, Chorus 3").
-    return _numbered_in_order(fitted)
+    if len({p.name for p in fitted}) < len(fitted) or _numbers_skip(fitted):
+        fitted = _numbered_in_order(fitted)
+    return fitted
+
+
+def _numbers_skip(plans: Sequence[SectionPlan]) -> bool:
+    """Whether a numbered name's numbers, in the order played, are not 1, 2, 3… (an unnumbered
+    first one counts as 1: "Loop A', Loop A' 2" is in order)."""
+    numbers: dict[str, list[int]] = {}
+    for plan in plans:
+        found = re.fullmatch(r"(.*?)\s*(\d+)", plan.name)
+        base, number = (found[1], int(found[2])) if found else (plan.name, 1)
+        numbers.setdefault(base, []).append(number)
+    return any(seen != list(range(1, len(seen) + 1)) for seen in numbers.values())
 
 
 def _place_first_peak(

@@ -54,8 +54,9 @@ def placements(ctx: PartContext) -> dict[str, Placement]:
     before strings or a choir), or the rhythm's answer is the organ's own idiom
     (its `held_players`: the reggae organ bubbles under the guitar's skank).
     Where the genre's rhythm is itself held chords and a pad holds them too,
-    the keys pulse instead; a holder in the comping seat (a synth pad named for
-    the chords) holds on, never pulsing a pad sound in 8ths.
+    the keys pulse instead; a holder in the comping seat (an organ, strings, a
+    choir, a synth pad named for the chords) holds on, never pulsing a held
+    sound in 8ths.
 
     The band is the one S4 writes (`choose_tracks` of the intent), so the first
     compose and a later rewrite of one track agree; tracks added since come after it.

@@ -169,3 +169,18 @@ def test_a_trip_hop_loop_form_stretched_to_64_bars_keeps_an_8_bar_intro() -> Non
     kinds = ["intro", "loop", "loop", "loop", "outro"]
     assert scale_bars([8, 16, 16, 16, 4], 64, 4, 16, kinds) == [8, 16, 16, 16, 8]
     assert scale_bars([8, 16, 16, 16, 4], 64, 4, 16) == [12, 16, 16, 16, 4]  # without kinds
+
+
+def test_section_numbers_follow_the_order_played_and_names_without_numbers_keep_them() -> None:
+    """A trim in the middle left "Chorus 1, Chorus 3" (metal at 16 bars) and a placed peak
+    "Verse 2, Pre-Chorus 2" as the first pre-chorus; numbers now run 1, 2, 3 in the order
+    played, and a name the form gave no number ("Loop A'", "Drift B") gains none."""
+    metal = arrange("metal", ["drums", "bass", "chords", "lead"], rng=random.Random(0), bars=16)
+    assert [s.name for s in metal.sections if s.kind == "chorus"] == ["Chorus 1", "Chorus 2"]
+    placed = arrange(
+        "pop_rnb", ["drums", "bass", "chords", "lead"], rng=random.Random(0), bars=64,
+        structure_hints=["chorus at bar 16"],
+    )  # fmt: skip
+    assert [s.name for s in placed.sections if s.kind == "pre_chorus"] == ["Pre-Chorus 1"]
+    loops = arrange("lo_fi", ["drums", "bass", "keys"], rng=random.Random(0), bars=96)
+    assert not any(s.name.endswith(" 1") for s in loops.sections if s.name.startswith("Loop"))
