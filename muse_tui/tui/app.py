@@ -14,7 +14,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -24,6 +24,7 @@ from muse_tui.store.settings import load_settings
 
 from .auditioning import Audition, EnginePlayback
 from .config import StudioConfig
+from .key_order import KeysInOrder
 from .messages import FilesChanged, OpenSession, PlaybackRequested, PreviewRequested
 from .screens.studio import StudioScreen
 from .themes import (
@@ -33,6 +34,7 @@ from .themes import (
     load_themes,
     studio_variable_defaults,
 )
+from .widgets.stand_ins import PromptStandIn
 
 if TYPE_CHECKING:  # the engine, the pipeline's contracts and the other screens load on first use
     from textual.command import Provider
@@ -52,7 +54,7 @@ def studio_commands() -> type[Provider]:
     return StudioCommands
 
 
-class StudioApp(App[None]):
+class StudioApp(KeysInOrder):
     """A keyboard-driven studio for composing beside MPC Beats."""
 
     CSS_PATH = Path(__file__).with_name("studio.tcss")
@@ -97,6 +99,11 @@ class StudioApp(App[None]):
     @property
     def studio(self) -> StudioScreen:
         return self.screen_stack[0]  # type: ignore[return-value]
+
+    def moves_focus(self, key: events.Key) -> bool:
+        # The prompt's stand-in holds every key until the prompt takes over (focus keys too):
+        # nothing would come back up to release the keys behind one.
+        return not isinstance(self.focused, PromptStandIn) and super().moves_focus(key)
 
     def on_mount(self) -> None:
         for notice in self.notices:

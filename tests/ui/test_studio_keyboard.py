@@ -133,3 +133,55 @@ async def test_after_a_pick_what_is_typed_goes_to_the_prompt(tmp_path: Path) -> 
         assert isinstance(app.focused, PromptInput)
         await pilot.press(*"more swing")
         assert app.studio.query_one(PromptInput).text == "more swing"
+
+
+def _typed_at_once(app, *keys: str) -> None:
+    """Keys that reach the app together, as a fast typist's do: each is read before the one
+    before it has been handled (pilot.press waits between keys, which hides the race)."""
+    characters = {"slash": "/", "tab": "\t", "escape": "\x1b", "enter": "\r"}
+    for key in keys:
+        app.post_message(events.Key(key, key if len(key) == 1 else characters.get(key)))
+
+
+async def test_keys_typed_fast_around_a_focus_key_each_do_what_they_would_slowly(
+    tmp_path: Path,
+) -> None:
+    """Before, a key typed right behind tab reached the widget tab was leaving ("ab", tab,
+    down, m typed "abm" and muted nothing). Priority focus bindings would have reversed the
+    race: the keys before them then had their bindings looked up at the new focus (x, enter,
+    tab submitted nothing; m, / muted nothing; up, escape moved the arrangement)."""
+    players = Players()
+    app = make_studio(tmp_path, players=players)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await load_song(pilot)
+        prompt = app.studio.query_one(PromptInput)
+        view = app.studio.query_one(ArrangementView)
+        bass = app.studio.song.tracks[1]
+        prompt.focus()
+        await pilot.pause()
+
+        _typed_at_once(app, "a", "b", "tab", "down", "m")  # tab to the arrangement, mute the bass
+        await pilot.pause()
+        assert prompt.text == "ab"
+        assert view.has_focus and view.marks.get(bass.id) == "M"
+
+        _typed_at_once(app, "m", "slash", "c", "d")  # unmute, then back to the prompt, typing
+        await pilot.pause()
+        assert view.marks.get(bass.id, "") == ""
+        assert prompt.has_focus and prompt.text == "abcd"
+
+        _typed_at_once(app, "escape", "m")  # out of the prompt: m mutes
+        await pilot.pause()
+        assert prompt.text == "abcd" and view.marks.get(bass.id) == "M"
+
+        selected = view.track_index  # up before escape walks the prompt, not the lanes
+        _typed_at_once(app, "slash", "up", "escape")
+        await pilot.pause()
+        assert view.has_focus and view.track_index == selected
+
+        _typed_at_once(app, "slash")
+        await pilot.pause()
+        prompt.load_text("")
+        _typed_at_once(app, "x", "enter", "tab")  # enter sends the prompt before tab leaves it
+        await pilot.pause()
+        assert prompt.prompts[-1] == "x"

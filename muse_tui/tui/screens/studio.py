@@ -572,13 +572,15 @@ class StudioScreen(Screen[None]):
         """The prompt, or its stand-in if a key comes before the prompt is mounted."""
         return self.query_one(PROMPT_BOXES)  # type: ignore[return-value]
 
+    # The focus moves at once (`set_focus`; `Widget.focus` waits a turn): the keys typed
+    # behind these go where the focus went as soon as the binding has run (`key_order`).
     def action_focus_prompt(self) -> None:
-        self._prompt_box().focus()
+        self.set_focus(self._prompt_box())
 
     def action_leave_prompt(self) -> None:
         if isinstance(self.focused, PromptBox):
             shown = self.query("#compare, #proposal")
-            (shown.first() if shown else self.query_one(ArrangementView)).focus()
+            self.set_focus(shown.first() if shown else self.query_one(ArrangementView))
 
     def action_toggle_play(self) -> None:
         self.listening.act("play")

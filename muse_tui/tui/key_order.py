@@ -1,0 +1,84 @@
+"""Keys typed right behind a focus key go where the focus went.
+
+Textual hands each key to the widget focused when the app reads it. The widget handles
+it on its own turn, and the key's bindings (tab's focus move among them) run when it
+bubbles back up to the app. So a key typed a few ms behind tab reached the widget tab
+was leaving: "ab", tab, m typed fast gave "abm" in the prompt and muted nothing.
+Priority bindings for the focus keys only reversed the race: the keys queued before one
+then had their bindings looked up against the new focus (x, enter, tab submitted
+nothing; m, / muted nothing).
+
+`KeysInOrder` keeps both orders. A key that may move the focus is sent on as usual and
+marked in flight; the keys typed after it wait in the app until it has come back up and
+its binding has run (the focus has moved by then: the studio's focus actions set it at
+once), then go on in order, each to the widget focused when its turn comes. A focus key
+that some widget stops on the way never comes back; the keys behind it go on after
+`RELEASE_AFTER_S` regardless.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.app import App
+from textual.timer import Timer
+
+#: The actions that move the focus: Textual's tab and shift+tab, the studio's escape and /.
+FOCUS_ACTIONS = frozenset(
+    {"app.focus_next", "app.focus_previous", "focus_next", "focus_previous",
+     "leave_prompt", "focus_prompt"}
+)  # fmt: skip
+
+
+class KeysInOrder(App[None]):
+    """An app whose keys typed behind a focus key reach the widget the focus moved to."""
+
+    #: How long keys wait behind a focus key that never comes back up (a widget stopped it).
+    RELEASE_AFTER_S = 0.15
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._in_flight: events.Key | None = None
+        self._behind: list[events.Key] = []
+        self._release_timer: Timer | None = None
+
+    def moves_focus(self, key: events.Key) -> bool:
+        """Whether `key`, read now, is bound to a focus move where the focus is.
+
+        A key the focused widget types (a printable in the prompt) is not; nor is a key
+        while no widget has the focus. Apps may narrow this further.
+        """
+        focused = self.focused
+        if focused is None or focused.check_consume_key(key.key, key.character):
+            return False
+        # The chain Textual itself resolves a key's bindings along: the focused widget up.
+        for _node, bindings in self.screen._modal_binding_chain:
+            for binding in bindings.key_to_bindings.get(key.key, ()):
+                if binding.action in FOCUS_ACTIONS:
+                    return True
+        return False
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            if self._in_flight is not None:
+                self._behind.append(event)  # typed behind a focus key: waits for its move
+                return
+            if self.moves_focus(event):
+                self._in_flight = event
+                self._release_timer = self.set_timer(self.RELEASE_AFTER_S, self._release)
+        await super().on_event(event)
+
+    def _on_key(self, event: events.Key) -> None:
+        # Textual calls every class's own `_on_key`, this one before App's, which runs the
+        # key's bindings (so no super() call here): the keys behind it go on once this
+        # message is done, the focus moved.
+        if event is self._in_flight:
+            self.call_next(self._release)
+
+    async def _release(self) -> None:
+        """Send on the keys held behind the focus key, in order, until another holds the rest."""
+        self._in_flight = None
+        if self._release_timer is not None:
+            self._release_timer.stop()
+            self._release_timer = None
+        while self._behind and self._in_flight is None:
+            await self.on_event(self._behind.pop(0))
