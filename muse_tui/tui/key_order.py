@@ -8,15 +8,17 @@ Priority bindings for the focus keys only reversed the race: the keys queued bef
 then had their bindings looked up against the new focus (x, enter, tab submitted
 nothing; m, / muted nothing).
 
-`KeysInOrder` keeps both orders. A key that may move the focus is sent on as usual and
-marked in flight; the keys typed after it wait in the app until it has come back up and
-its binding has run (the focus has moved by then: the studio's focus actions set it at
-once), then go on in order, each to the widget focused when its turn comes. A focus key
-that some widget stops on the way never comes back; the keys behind it go on after
-`RELEASE_AFTER_S` regardless.
+`KeysInOrder` keeps both orders. A key that may move the focus is sent on as usual
+and marked in flight; the keys and pastes typed after it wait in the app until it has
+come back up and its binding has run (the focus has moved by then: the studio's focus
+actions set it at once), then go on in order, each to the widget focused when its turn
+comes. A focus key that some widget stops on the way never comes back; the keys behind
+it go on after `RELEASE_AFTER_S` regardless.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 from textual import events
 from textual.app import App
@@ -38,7 +40,7 @@ class KeysInOrder(App[None]):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._in_flight: events.Key | None = None
-        self._behind: list[events.Key] = []
+        self._behind: list[events.Key | events.Paste] = []
         self._release_timer: Timer | None = None
 
     def moves_focus(self, key: events.Key) -> bool:
@@ -58,13 +60,14 @@ class KeysInOrder(App[None]):
         return False
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not event.is_forwarded:
+        if isinstance(event, events.Key | events.Paste) and not event.is_forwarded:
             if self._in_flight is not None:
                 self._behind.append(event)  # typed behind a focus key: waits for its move
                 return
-            if self.moves_focus(event):
+            if isinstance(event, events.Key) and self.moves_focus(event):
                 self._in_flight = event
-                self._release_timer = self.set_timer(self.RELEASE_AFTER_S, self._release)
+                release = partial(self._release, event)
+                self._release_timer = self.set_timer(self.RELEASE_AFTER_S, release)
         await super().on_event(event)
 
     def _on_key(self, event: events.Key) -> None:
@@ -72,10 +75,15 @@ class KeysInOrder(App[None]):
         # key's bindings (so no super() call here): the keys behind it go on once this
         # message is done, the focus moved.
         if event is self._in_flight:
-            self.call_next(self._release)
+            self.call_next(partial(self._release, event))
 
-    async def _release(self) -> None:
-        """Send on the keys held behind the focus key, in order, until another holds the rest."""
+    async def _release(self, key: events.Key) -> None:
+        """Send on what was held behind `key`, in order, until another focus key holds the rest.
+
+        A release for a key no longer in flight (its timer and its return both fired) is void.
+        """
+        if key is not self._in_flight:
+            return
         self._in_flight = None
         if self._release_timer is not None:
             self._release_timer.stop()

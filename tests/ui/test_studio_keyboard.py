@@ -185,3 +185,17 @@ async def test_keys_typed_fast_around_a_focus_key_each_do_what_they_would_slowly
         _typed_at_once(app, "x", "enter", "tab")  # enter sends the prompt before tab leaves it
         await pilot.pause()
         assert prompt.prompts[-1] == "x"
+
+
+async def test_a_paste_behind_tab_waits_with_the_keys_for_the_focus_move(tmp_path: Path) -> None:
+    """A paste typed behind / reaches the prompt after the letters before it, not the pane
+    / left (review: "c" then a paste of "de" left the prompt holding "c")."""
+    app = make_studio(tmp_path, players=Players())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await load_song(pilot)
+        await pilot.pause()
+        prompt = app.studio.query_one(PromptInput)
+        _typed_at_once(app, "slash", "c")
+        app.post_message(events.Paste("de"))
+        await pilot.pause()
+        assert prompt.has_focus and prompt.text == "cde"
