@@ -135,6 +135,7 @@ def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: i
     low, high = -2 * sigma, 2 * sigma
     groove = feel.groove
     timing, accents = groove.timing, groove.accents
+    bar = len(timing)  # 16 steps in 4/4; a template fitted to another meter has its bar's
     offsets = {voice: feel.ms_to_beats(ms) for voice, ms in groove.voice_offsets_ms.items()}
     swung = _swinger(feel.swing, feel.swing_unit)
     spread = feel.velocity_range
@@ -158,8 +159,8 @@ def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: i
             steps = start * 4
             step = round(steps)
             if abs(steps - step) < 1e-6:  # on the 16th grid: the groove template's step
-                shift += timing[step % 16] * 0.25
-                accent = accents[step % 16]
+                shift += timing[step % bar] * 0.25
+                accent = accents[step % bar]
             if sigma > 0:
                 wobble = gauss(0, sigma)
                 shift += high if wobble > high else low if wobble < low else wobble

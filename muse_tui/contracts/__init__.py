@@ -118,6 +118,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "TrackGenerationResult",
         "ValidationOutput",
     ),
+    "meter": ("COMMON_TIME", "BarMap", "Meter", "default_grouping"),
     "song": (
         "Arrangement",
         "Bus",
@@ -229,6 +230,7 @@ if TYPE_CHECKING:
         SessionManifest,
         StageTimingEntry,
     )
+    from muse_tui.contracts.meter import COMMON_TIME, BarMap, Meter, default_grouping
     from muse_tui.contracts.pipeline import (
         CRITICAL_STAGES,
         FINISHED_STATUSES,

@@ -8,7 +8,8 @@ from pydantic import Field, model_validator
 
 from muse_tui.contracts.base import Contract
 from muse_tui.contracts.constraint_phrases import has_phrases, split_constraints
-from muse_tui.contracts.song import TrackRole
+from muse_tui.contracts.meter import Meter
+from muse_tui.contracts.song import SectionKind, TrackRole
 
 PipelineOutputType = Literal[
     "progression", "midi", "presets", "effects", "arrangement", "playback", "producer_notes"
@@ -242,6 +243,12 @@ class PipelineIntent(Contract):
     influences: list[str] = Field(default_factory=list)
     instrument_requests: list[str] = Field(default_factory=list)
     structure_hints: list[str] = Field(default_factory=list)
+    #: The meter the prompt asked for (None: 4/4) and the sections' own ("a 6/8 bridge");
+    #: left out of the JSON when unset, so a 4/4 song's checkpoint keeps its bytes.
+    meter: Meter | None = Field(default=None, exclude_if=lambda v: v is None)
+    section_meters: dict[SectionKind, Meter] = Field(
+        default_factory=dict, exclude_if=lambda v: not v
+    )
     duration: DurationRange | None = None
     constraints: list[str] = Field(default_factory=list)
     standing_edits: list[StandingEdit] = Field(default_factory=list)

@@ -13,6 +13,7 @@ from pydantic import Field, JsonValue, model_validator
 
 from muse_tui.contracts.base import SCHEMA_VERSION, Contract, Uuid
 from muse_tui.contracts.constraint_phrases import has_phrases, split_constraints
+from muse_tui.contracts.meter import BarMap, Meter
 
 # Defined in vocabulary (no models) and re-exported: older code imports them from here.
 from muse_tui.contracts.vocabulary import TRACK_ROLES as TRACK_ROLES
@@ -240,6 +241,9 @@ class Section(Contract):
     transition: Transition = "none"
     chord_plan: ChordPlan = "loop"
     progression: EnrichedProgression | None = None  # its own chords, placed by the producer
+    #: Its own meter where it changes (a 6/8 bridge); None plays the song's. Left out of the
+    #: JSON when None, so songs without a change keep their bytes.
+    meter: Meter | None = Field(default=None, exclude_if=lambda v: v is None)
 
     @property
     def end_bar(self) -> int:
@@ -345,6 +349,9 @@ class SongState(Contract):
     key: str = "C"
     mode: str = "major"
     time_signature: tuple[int, int] = (4, 4)
+    #: How the bar's pulses group (6/8 = 3+3, 7/8 = 2+2+3); None is the meter's usual
+    #: grouping, and is left out of the JSON so a 4/4 song keeps its bytes.
+    grouping: tuple[int, ...] | None = Field(default=None, exclude_if=lambda v: v is None)
     tracks: list[Track] = Field(default_factory=list)
     buses: list[Bus] = Field(default_factory=list)
     arrangement: Arrangement | None = None
@@ -355,8 +362,46 @@ class SongState(Contract):
 
     @property
     def beats_per_bar(self) -> float:
+        """The song's bar in quarter-note beats (a section with its own meter: `bar_map`)."""
         numerator, denominator = self.time_signature
         return numerator * 4 / denominator
+
+    @property
+    def meter(self) -> Meter:
+        numerator, denominator = self.time_signature
+        return Meter(numerator=numerator, denominator=denominator, grouping=self.grouping or ())  # type: ignore[arg-type]
+
+    @property
+    def has_meter_changes(self) -> bool:
+        return self.arrangement is not None and any(
+            s.meter is not None for s in self.arrangement.sections
+        )
+
+    @property
+    def bar_map(self) -> BarMap:
+        """Where each bar starts and how long it is, through the sections' meter changes."""
+        changes: list[tuple[int, Meter]] = [(0, self.meter)]
+        if self.arrangement is not None:
+            for section in self.arrangement.sections:
+                meter = section.meter or self.meter
+                if meter != changes[-1][1]:
+                    changes.append((section.start_bar, meter))
+                    if section.start_bar == 0:
+                        changes = changes[-1:]
+        return BarMap(changes)
+
+    def bar_beat(self, bar: int) -> float:
+        """The beat bar `bar` (from 0) starts on."""
+        if not self.has_meter_changes:
+            return bar * self.beats_per_bar
+        return self.bar_map.bar_start(bar)
+
+    def section_meter(self, section: Section) -> Meter:
+        return section.meter or self.meter
+
+    def section_span(self, section: Section) -> tuple[float, float]:
+        """(first beat, end beat) of a section."""
+        return self.bar_beat(section.start_bar), self.bar_beat(section.end_bar)
 
     def track(self, role_or_id: str) -> Track | None:
         """The first track with this role, or the track with this id."""

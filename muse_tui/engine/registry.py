@@ -21,11 +21,13 @@ from muse_tui.compose.parts import PART_DEPENDENCIES, choose_tracks, summarize_p
 from muse_tui.compose.seeding import derive_rng
 from muse_tui.compose.sounds import apply_sounds, assign_sounds
 from muse_tui.contracts import (
+    COMMON_TIME,
     ArrangementOutput,
     AssemblyOutput,
     DurationRange,
     HarmonyOutput,
     IntentOutput,
+    Meter,
     OutputOutput,
     PartsOutput,
     PipelineIntent,
@@ -87,7 +89,7 @@ def intent_stage(song: SongState, ctx: StageContext) -> StageResult:
         prompt = f"{prompt}, {genre.replace('_', ' ')}"
     with ctx.tool("decompose"):
         try:
-            result = decompose(prompt)
+            result = decompose(prompt, meter=ctx.answers.get("meter"))
         except SkillFileError as exc:
             raise StageFailure(
                 "DEPENDENCY_MISSING",
@@ -112,9 +114,17 @@ def intent_stage(song: SongState, ctx: StageContext) -> StageResult:
             "mode": intent.mode or song.mode,
             "genre": intent.genre[0],
             "title": song_title(ctx.prompt),
+            **_time_of(intent),
         }
     )
     return StageResult(IntentOutput(intent=intent), new, result.summary)
+
+
+def _time_of(intent: PipelineIntent) -> dict[str, object]:
+    """The song's time signature and grouping (4/4 unless the prompt asked for a meter)."""
+    meter = intent.meter or COMMON_TIME
+    usual = Meter.parse(meter.label).grouping == meter.grouping
+    return {"time_signature": meter.time_signature, "grouping": None if usual else meter.grouping}
 
 
 def harmony_stage(song: SongState, ctx: StageContext) -> StageResult:

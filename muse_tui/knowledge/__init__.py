@@ -25,6 +25,7 @@ from muse_tui.knowledge.edit_words import EditWords, edit_words
 from muse_tui.knowledge.genres import GenreTable, genre_table
 from muse_tui.knowledge.lexicon import IntentLexicon, intent_lexicon
 from muse_tui.knowledge.loader import BUNDLED_SKILLS, SkillFileError, load_table, skills_root
+from muse_tui.knowledge.meters import MeterGroove, MeterTable, meter_table
 from muse_tui.knowledge.progressions import ProgressionTable, progression_table
 from muse_tui.knowledge.rhythm import DrumTable, Groove, RhythmTable, rhythm_table
 from muse_tui.knowledge.sensitivity import sensitivity_map
@@ -53,6 +54,7 @@ ALL_TABLES = (
     artist_table,
     progression_table,
     rhythm_table,
+    meter_table,
     sound_catalog,
     effects_table,
     mood_palette,
@@ -87,6 +89,8 @@ __all__ = [
     "GenreTable",
     "Groove",
     "IntentLexicon",
+    "MeterGroove",
+    "MeterTable",
     "MoodPalette",
     "ProgressionTable",
     "RhythmTable",
@@ -103,6 +107,7 @@ __all__ = [
     "genre_table",
     "intent_lexicon",
     "load_table",
+    "meter_table",
     "mood_palette",
     "progression_table",
     "reload_all",

@@ -15,6 +15,7 @@ from muse_tui.compose.intent.enrich import (
     track_roles,
 )
 from muse_tui.compose.intent.extract import PromptReading, read_prompt
+from muse_tui.compose.intent.meter import read_meter
 from muse_tui.compose.intent.structured import parse_structured, settle
 from muse_tui.compose.intent.tempo import TempoChoice, TempoSource, choose_tempo, genre_words
 from muse_tui.contracts.intent import (
@@ -26,9 +27,11 @@ from muse_tui.contracts.intent import (
     PipelineIntent,
     TempoAnalysis,
 )
+from muse_tui.contracts.meter import Meter
 from muse_tui.knowledge.artists import ArtistTable, artist_table
 from muse_tui.knowledge.genres import GenreTable, genre_table
 from muse_tui.knowledge.lexicon import IntentLexicon, intent_lexicon
+from muse_tui.knowledge.meters import meter_table
 
 #: The order `inferred_fields` lists what was guessed.
 INFERABLE = ("genre", "tempo", "key", "mode", "mood", "roles", "duration")
@@ -36,19 +39,27 @@ _UNKNOWN_ARTIST_WEIGHT = 0.5
 
 
 def decompose(
-    prompt: str, *, preferred_genre: str | None = None, root: Path | None = None
+    prompt: str,
+    *,
+    preferred_genre: str | None = None,
+    root: Path | None = None,
+    meter: str | None = None,
 ) -> IntentDecompositionResult:
     """Turn a producer's prompt into a `PipelineIntent`, filling gaps from genre conventions.
 
     `preferred_genre` stands in for the default when the prompt gives nothing to go
     on ("make me a beat"); `root` reads the knowledge from another skills folder.
-    Raises `SkillFileError` if a skill file is broken.
+    `meter` is the producer's answer when the prompt named two meters. Raises
+    `SkillFileError` if a skill file is broken.
     """
     genres = genre_table(root)
     lexicon = intent_lexicon(root)
     if (structured := parse_structured(prompt, lexicon)) is not None:  # headers set, never asked
         return settle(
-            decompose(structured.as_text(), preferred_genre=preferred_genre, root=root), structured
+            decompose(
+                structured.as_text(), preferred_genre=preferred_genre, root=root, meter=meter
+            ),
+            structured,
         )
     artists = artist_table(root)
     reading = read_prompt(prompt, lexicon, artists)
@@ -82,7 +93,11 @@ def decompose(
     )
     influences, unknown_notes = _influences(reading, artists, dna, primary)
 
+    meters = read_meter(prompt, meter_table(root))
+    song_meter = Meter.parse(meter) if meter else meters.meter
     ambiguities = [*tempo.ambiguities, *_key_ambiguity(reading), *unknown_notes]
+    if meter is None and (clash := meters.ambiguity()) is not None:
+        ambiguities.insert(0, clash)
     ambiguities += [length_note] if length_note else []
     if choice.ambiguity is not None:  # a question about the genre comes first
         blocking = choice.ambiguity.severity == "blocking"
@@ -98,6 +113,8 @@ def decompose(
         influences=[i.name for i in influences],
         instrument_requests=requests,
         structure_hints=[hint for hint, _ in reading.structure],
+        meter=None if song_meter is None or song_meter.is_common else song_meter,
+        section_meters=dict(meters.sections),
         duration=duration,
         constraints=list(reading.constraints),
         explicit_progression=list(reading.progression),
@@ -289,6 +306,8 @@ def _summary(
     if tempo.half_time:
         text += f" (half-time, felt at {tempo.perceived_bpm:g})"
     text += f" in {key.root} {key.mode.replace('_', ' ')}"
+    if intent.meter is not None:
+        text += f", in {intent.meter.feel_words}"
     if intent.influences:
         text += f", drawing on {_listed(intent.influences)}"
     if intent.instrument_requests:

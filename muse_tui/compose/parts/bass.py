@@ -52,7 +52,8 @@ def write_bass(ctx: PartContext, rng: random.Random, kick_source: Region | None)
     if onsets:
         events = _locked_events(ctx, style, onsets, rng)
     else:
-        grids = pick_per_phrase(getattr(rhythm, ctx.density), ctx.bars, rng)
+        levels = ctx.meter_groove.bass if ctx.meter_groove and not rhythm.sub else rhythm
+        grids = pick_per_phrase(getattr(levels, ctx.density), ctx.bars, rng)
         events = [_Event(h.start, h.length, h.letter) for h in read_hits(grids, ctx.bar_steps, "R")]
     pitches = _pitches(ctx, events, rng)
     if rhythm.slides:

@@ -33,7 +33,10 @@ def write_comping(ctx: PartContext, rng: random.Random, rhythm: str | None = Non
     placement = placed[ctx.track.role]
     name = rhythm or placement.rhythm
     comp = ctx.table.comping["sustained" if name == "none" else name]  # type: ignore[index]
-    grids = pick_per_phrase(getattr(comp, ctx.density), ctx.bars, rng)
+    # In a meter other than 4/4 the genre's comping part plays the meter's chord rhythm.
+    main = ctx.meter_groove is not None and name == ctx.style.chord_rhythm and name != "sustained"
+    levels = ctx.meter_groove.comping if main else comp  # type: ignore[union-attr]
+    grids = pick_per_phrase(getattr(levels, ctx.density), ctx.bars, rng)
     voicings = layer_voicings(ctx, placed, name if rhythm else None)
     notes: list[Draft] = []
     arp_up_down = rng.random() < 0.5

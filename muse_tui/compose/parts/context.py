@@ -9,6 +9,7 @@ from functools import cached_property
 
 from muse_tui.contracts import (
     ControlChange,
+    Meter,
     Note,
     PipelineIntent,
     PitchBend,
@@ -16,6 +17,7 @@ from muse_tui.contracts import (
     SongState,
     Track,
 )
+from muse_tui.knowledge.meters import MeterGroove, meter_table
 from muse_tui.knowledge.rhythm import Density, RhythmTable
 from muse_tui.knowledge.tracks import TrackLook
 
@@ -58,7 +60,7 @@ class PartContext:
 
     @cached_property
     def feel(self) -> Feel:
-        return feel_for(self.style, self.table, self.song.tempo)
+        return feel_for(self.style, self.table, self.song.tempo, self.meter)
 
     @cached_property
     def harmony(self) -> SectionHarmony:
@@ -74,8 +76,20 @@ class PartContext:
 
     # Cached: the writers ask for these once a note, and the song and section never change.
     @cached_property
+    def meter(self) -> Meter:
+        """The section's meter: its own where it changes, else the song's."""
+        return self.song.section_meter(self.section)
+
+    @cached_property
+    def meter_groove(self) -> MeterGroove | None:
+        """The grids the band plays in a meter other than 4/4 (None in 4/4 or cut time)."""
+        if self.meter.is_common or self.meter.time_signature == (2, 2):
+            return None
+        return meter_table().groove_for(self.meter, self.style.family)
+
+    @cached_property
     def beats_per_bar(self) -> float:
-        return self.song.beats_per_bar
+        return self.meter.beats_per_bar
 
     @cached_property
     def bar_steps(self) -> int:

@@ -62,7 +62,7 @@ def write_drums(ctx: PartContext, rng: random.Random) -> PartDraft:
 
 def _groove(ctx: PartContext, family: FamilyRhythm, rng: random.Random) -> list[Draft]:
     """The section's groove, bar by bar: a main pattern and variations at phrase ends."""
-    levels = family.patterns
+    levels = ctx.meter_groove.drum_levels() if ctx.meter_groove else family.patterns
     main = main_pattern(ctx, at_tempo(getattr(levels, ctx.density), ctx.song.tempo))
     chance = 0.35 + 0.4 * ctx.style.rhythmic
     notes: list[Draft] = []

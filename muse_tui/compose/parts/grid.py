@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 STEP = 0.25  # beats per 16th step
+_COMMON_BAR = 16  # steps in a 4/4 bar, the meter most grids are written in
 
 
 @dataclass(frozen=True)
@@ -33,10 +34,20 @@ def steps_per_bar(beats_per_bar: float) -> int:
 
 @lru_cache(maxsize=4096)
 def tile(grid: str, bar: int, bar_steps: int) -> str:
-    """Bar `bar` of a one-or-more-bar grid looped from the section start (3/4 bars truncate).
+    """Bar `bar` of a one-or-more-bar grid looped from the section start.
 
+    A grid written in 4/4 (whole 16-step bars) played in another meter is fitted bar by
+    bar, so every bar still starts on the grid's downbeat: cut short for a shorter bar,
+    its last steps played again to fill a longer one. Grids written in the meter
+    (`skills/rhythm/meters.json`) loop as they are.
     Cached: the skills' grids are few, and every section of every part tiles them again.
     """
+    if bar_steps != _COMMON_BAR and not len(grid) % _COMMON_BAR and len(grid) != bar_steps:
+        first = (bar % (len(grid) // _COMMON_BAR)) * _COMMON_BAR
+        own = grid[first : first + _COMMON_BAR]
+        while len(own) < bar_steps:
+            own += own[-min(_COMMON_BAR // 2, bar_steps - len(own)) :]
+        return own[:bar_steps]
     return "".join(grid[(bar * bar_steps + i) % len(grid)] for i in range(bar_steps))
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from muse_tui.contracts import CreativityDials, PipelineIntent, Section, TrackRole
-from muse_tui.knowledge.rhythm import Density, FamilyRhythm, RhythmTable
+from muse_tui.contracts import CreativityDials, Meter, PipelineIntent, Section, TrackRole
+from muse_tui.knowledge.rhythm import Density, FamilyRhythm, Groove, RhythmTable
 from muse_tui.knowledge.tracks import TrackLook
 
 from ..dials import creativity_of
@@ -63,10 +63,13 @@ def family_of(style: Style, table: RhythmTable) -> FamilyRhythm:
     return found or table.drums.families[DEFAULT_FAMILY]  # type: ignore[index]
 
 
-def feel_for(style: Style, table: RhythmTable, tempo: float) -> Feel:
-    """The song's shared feel: the family's groove template at the genre's swing."""
+def feel_for(style: Style, table: RhythmTable, tempo: float, meter: Meter | None = None) -> Feel:
+    """The song's shared feel: the family's groove template at the genre's swing, fitted to
+    the meter's bar (see `groove_in_meter`)."""
     family = family_of(style, table)
     groove = table.grooves[family.groove]
+    if meter is not None and not meter.is_common:
+        groove = groove_in_meter(groove, meter)
     return Feel(
         groove_name=family.groove,
         groove=groove,
@@ -76,6 +79,32 @@ def feel_for(style: Style, table: RhythmTable, tempo: float) -> Feel:
         timing_ms=groove.timing_ms,
         velocity_range=groove.velocity_range,
     )
+
+
+def groove_in_meter(groove: Groove, meter: Meter) -> Groove:
+    """A 4/4 groove template laid over another meter's bar, one value per 16th step.
+
+    The bar's downbeat keeps beat 1's accent, each felt beat (a 6/8 bar's 4, a 7/8 bar's
+    long group) takes beat 3's, the other pulses beat 2's; off the pulse, every beat
+    keeps the template's own push and lilt inside the beat.
+    """
+    bar = round(meter.beats_per_bar * 4)
+    groups = {round(start * 4) for start in meter.group_starts}
+    pulse = max(1, round(meter.pulse * 4))
+    timing, accents = [], []
+    for step in range(bar):
+        inside = step % 4
+        if step == 0:
+            where = 0
+        elif step in groups:
+            where = 8
+        elif step % pulse == 0 and inside == 0:
+            where = 4
+        else:
+            where = 4 + inside
+        timing.append(groove.timing[inside])
+        accents.append(groove.accents[where])
+    return groove.model_copy(update={"timing": timing, "accents": accents})
 
 
 def density_for(section: Section) -> Density:

@@ -82,7 +82,7 @@ def write_part(
     return Region(
         id=region_id,
         name=f"{track.name} · {section.name}",
-        start_beat=section.start_bar * song.beats_per_bar,
+        start_beat=song.bar_beat(section.start_bar),
         length_beats=ctx.length,
         notes=tidy(notes, ctx.length),
         control_changes=[c for c in draft.control_changes if c.beat < ctx.length],
