@@ -95,11 +95,10 @@ class PlayerControls:
         song = self._loaded()
         if to_bar is not None and from_bar is not None and to_bar <= from_bar:
             raise ValueError(f"to_bar ({to_bar}) must come after from_bar ({from_bar}).")
-        bar = song.beats_per_bar
         self._send(
             cmd.Play(
-                None if from_bar is None else max(from_bar, 0) * bar,
-                None if to_bar is None else to_bar * bar,
+                None if from_bar is None else song.bar_beat(max(from_bar, 0)),
+                None if to_bar is None else song.bar_beat(to_bar),
             )
         )
 

@@ -111,10 +111,15 @@ def part_for(track: Track, replacement: Track | Sequence[Note] | None = None) ->
 
 def song_end_beat(song: SongState, parts: Iterable[Part]) -> float:
     """Where the song ends: the bar line after its last event, or the arrangement's end if later."""
-    bar = song.beats_per_bar
-    end = math.ceil(max((p.last_beat for p in parts), default=0.0) / bar - 1e-9) * bar
+    last = max((p.last_beat for p in parts), default=0.0)
+    if song.has_meter_changes:
+        bars = song.bar_map
+        end = bars.bar_start(bars.bar_at(last - 1e-9) + 1) if last > 0 else 0.0
+    else:
+        bar = song.beats_per_bar
+        end = math.ceil(last / bar - 1e-9) * bar
     if song.arrangement is not None:
-        end = max(end, song.arrangement.total_bars * bar)
+        end = max(end, song.bar_beat(song.arrangement.total_bars))
     return float(end)
 
 
@@ -138,7 +143,7 @@ def bar_range(song: SongState, start_bar: int, end_bar: int) -> tuple[float, flo
         raise ValueError(
             f"a loop needs start_bar ≥ 0 and end_bar > start_bar, got {start_bar}–{end_bar}"
         )
-    return start_bar * song.beats_per_bar, end_bar * song.beats_per_bar
+    return song.bar_beat(start_bar), song.bar_beat(end_bar)
 
 
 def section_range(song: SongState, name: str) -> tuple[float, float]:

@@ -43,7 +43,7 @@ def arrange_for_playback(song: SongState) -> SongState:
     channels = assign_channels(song.tracks)
     tracks = []
     for track, channel in zip(song.tracks, channels, strict=True):
-        spans = active_spans(song.arrangement, track.role, song.beats_per_bar)
+        spans = active_spans(song.arrangement, track.role, song.beats_per_bar, song)
         regions = [
             kept_where_active(region, spans, channel)
             for region in track.regions
@@ -100,16 +100,24 @@ def assign_channels(tracks: Sequence[Track]) -> list[int]:
 
 
 def active_spans(
-    arrangement: Arrangement | None, role: TrackRole, beats_per_bar: float
+    arrangement: Arrangement | None,
+    role: TrackRole,
+    beats_per_bar: float,
+    song: SongState | None = None,
 ) -> list[tuple[float, float]] | None:
-    """The stretches, in beats, where `role` plays; None when there is no arrangement."""
+    """The stretches, in beats, where `role` plays; None when there is no arrangement.
+
+    Given the `song`, bars are placed through its meter changes."""
     if arrangement is None:
         return None
     spans: list[tuple[float, float]] = []
     for section in arrangement.sections:
         if role not in section.active_roles:
             continue
-        start, end = section.start_bar * beats_per_bar, section.end_bar * beats_per_bar
+        if song is not None:
+            start, end = song.section_span(section)
+        else:
+            start, end = section.start_bar * beats_per_bar, section.end_bar * beats_per_bar
         if spans and abs(spans[-1][1] - start) < _EPSILON:
             spans[-1] = (spans[-1][0], end)
         else:
@@ -250,10 +258,15 @@ def song_end_beat(song: SongState, last_event_beat: float | None = None) -> floa
     `last_event_beat` is where the last sound stops (a held note's tail); by
     default the end of the last region.
     """
-    bar = song.beats_per_bar
     if last_event_beat is None:
         last_event_beat = max((r.end_beat for t in song.tracks for r in t.regions), default=0.0)
-    end = math.ceil(last_event_beat / bar - 1e-9) * bar
+    if song.has_meter_changes:
+        bars = song.bar_map
+        last = bars.bar_at(last_event_beat - 1e-9) if last_event_beat > 0 else -1
+        end = bars.bar_start(last + 1)
+    else:
+        bar = song.beats_per_bar
+        end = math.ceil(last_event_beat / bar - 1e-9) * bar
     if song.arrangement is not None:
-        end = max(end, song.arrangement.total_bars * bar)
+        end = max(end, song.bar_beat(song.arrangement.total_bars))
     return float(end)

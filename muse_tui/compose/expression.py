@@ -501,9 +501,8 @@ def _section_spans(song: SongState, kind: str | None) -> list[tuple[float, float
     """Beat spans of the sections of `kind`, every section for None; None without sections."""
     if song.arrangement is None:
         return None
-    bar = song.beats_per_bar
     return [
-        (s.start_bar * bar, s.end_bar * bar)
+        song.section_span(s)
         for s in song.arrangement.sections
         if kind is None or s.kind == kind or s.name.lower() == kind
     ]

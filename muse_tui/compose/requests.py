@@ -17,11 +17,14 @@ from typing import Literal
 
 from muse_tui.compose.expression import edit_value, expression_changes
 from muse_tui.compose.intent.extract import PromptReading, read_prompt
+from muse_tui.compose.intent.meter import read_meter
 from muse_tui.compose.intent.text import bounded
+from muse_tui.contracts.meter import Meter
 from muse_tui.knowledge.artists import artist_table
 from muse_tui.knowledge.edit_words import Operation, edit_words
 from muse_tui.knowledge.instruments import instrument_table
 from muse_tui.knowledge.lexicon import intent_lexicon
+from muse_tui.knowledge.meters import meter_table
 from muse_tui.knowledge.questions import question_table
 
 RequestKind = Literal[
@@ -156,12 +159,32 @@ def _song_edits(said: str, lower: str, reading: PromptReading) -> list[Edit]:
         edits.append(Edit("tempo", value=reading.tempo.bpms[-1]))
     elif change := _tempo_change(lower):
         edits.append(Edit("tempo_by", value=change))
+    edits += _meter_edits(lower)
     genres = [g for g in reading.genres if not _instrument_words(said[g.start : g.end])]
     if genres and edit_words().change_pattern.search(lower):
         to = re.search(r"\b(?:to|into|as)\b", lower)
         after = [g for g in genres if to and g.start >= to.start()]
         edits.append(Edit("genre", value=(after or genres)[-1].genre))
     return edits
+
+
+def _meter_edits(lower: str) -> list[Edit]:
+    """ "put it in 3/4", "make the bridge 6/8", "straight 4/4 again": the song's or a section's."""
+    meters = read_meter(lower, meter_table())
+    edits = [
+        Edit("meter", Scope(section=kind), _meter_value(meter))
+        for kind, meter in meters.sections.items()
+    ]
+    if meters.meter is not None and not meters.clashing:
+        edits.append(Edit("meter", value=_meter_value(meters.meter)))
+    return edits
+
+
+def _meter_value(meter: Meter) -> str:
+    """'7/8:3+2+2': the label, and the grouping where it is not the meter's usual one."""
+    usual = Meter.parse(meter.label).grouping
+    grouping = "+".join(map(str, meter.grouping))
+    return meter.label if meter.grouping == usual else f"{meter.label}:{grouping}"
 
 
 def _transposition(lower: str) -> float | None:

@@ -192,7 +192,7 @@ def transition_ramps(song: SongState, track: Track, channel: int) -> list[Contro
         if ramp is None or track.role not in section.active_roles:
             continue
         following = sections[index + 1] if index + 1 < len(sections) else None
-        events.extend(_ramp(ramp, section, following, track, channel, song.beats_per_bar))
+        events.extend(_ramp(ramp, section, following, track, channel, song))
     events.sort(key=lambda cc: cc.beat)
     return events
 
@@ -208,10 +208,10 @@ def _ramp(
     following: Section | None,
     track: Track,
     channel: int,
-    beats_per_bar: float,
+    song: SongState,
 ) -> list[ControlChange]:
-    end = section.end_bar * beats_per_bar
-    start = max(section.start_bar * beats_per_bar, end - ramp.bars * beats_per_bar)
+    begin, end = song.section_span(section)
+    start = max(begin, end - ramp.bars * song.section_meter(section).beats_per_bar)
     first = track.volume if ramp.start_value is None else ramp.start_value
     steps = max(2, round((end - start) / RAMP_STEP_BEATS))
     events = [

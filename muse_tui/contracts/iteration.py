@@ -12,6 +12,7 @@ Cost = Literal["cheap", "moderate", "expensive"]
 SensitivityTrigger = Literal[
     "key",
     "tempo",
+    "meter",
     "genre",
     "progression",
     "scale",

@@ -14,6 +14,7 @@ from pydantic import Field
 
 from .base import Contract
 from .intent import PipelineIntent
+from .meter import Meter
 from .song import EnrichedProgression, Region, Track
 
 #: Why a member's part is what it is this round.
@@ -30,6 +31,15 @@ class JamContext(Contract):
     beats_per_bar: float = 4.0
     half_time: bool = False
     progression: EnrichedProgression
+    #: The loop's meter where the prompt asked for one (None: 4/4; left out of the JSON).
+    meter: Meter | None = Field(default=None, exclude_if=lambda v: v is None)
+
+    @property
+    def song_time(self) -> dict[str, object]:
+        """The SongState fields that put a song of this loop in its meter."""
+        if self.meter is None:
+            return {}
+        return {"time_signature": self.meter.time_signature, "grouping": self.meter.grouping}
 
     @property
     def loop_beats(self) -> float:

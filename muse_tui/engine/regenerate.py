@@ -216,7 +216,7 @@ def _kick_for(draft: Draft, section: Section) -> Region | None:
     drums = next((t for t in draft.song.tracks if t.role == "drums"), None)
     if drums is None:
         return None
-    start = section.start_bar * draft.song.beats_per_bar
+    start = draft.song.bar_beat(section.start_bar)
     region = next((r for r in drums.regions if abs(r.start_beat - start) < 1e-6), None)
     if region is not None and region.notes:
         return region

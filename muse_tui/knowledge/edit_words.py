@@ -25,7 +25,7 @@ EDIT_WORDS_FILE = "iteration/edit-words.json"
 Operation = Literal[
     "darker", "brighter", "warmer", "colder", "simpler", "busier", "ghost_notes",
     "no_ghost_notes", "more_swing", "less_swing", "key", "transpose", "mode", "tempo",
-    "tempo_by", "genre", "preset", "effect_more", "effect_less", "effect_remove",
+    "tempo_by", "meter", "genre", "preset", "effect_more", "effect_less", "effect_remove",
     "volume_up", "volume_down", "pan", "mute", "unmute", "chord", "freeze", "unfreeze",
     "harder", "softer_hits", "hat_rolls", "slides", "half_time", "double_time", "fills", "build",
     "tacet", "more_energy", "less_energy", "sevenths", "jazzier", "sadder", "happier",

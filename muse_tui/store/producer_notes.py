@@ -50,11 +50,15 @@ class SessionSheet:
     files: list[tuple[str, str]]
     full_arrangement: str | None = None
     progression_file: str | None = None
+    #: How the meter is counted where it is not plain ("7/8, felt in three (2+2+3)").
+    meter_words: str = ""
+    #: (first bar from 1, section, meter) where a section changes the meter.
+    meter_changes: list[tuple[int, str, str]] = field(default_factory=list)
 
 
 def producer_notes(sheet: SessionSheet) -> str:
     """`producer-notes.md`: the session at a glance, an MPC Beats quick start, the files."""
-    signature = "/".join(str(n) for n in sheet.time_signature)
+    signature = sheet.meter_words or "/".join(str(n) for n in sheet.time_signature)
     lines = [
         f"# Session: {_line(sheet.title or sheet.prompt) or 'untitled'}",
         "",
@@ -140,7 +144,7 @@ def arrangement_map(sheet: SessionSheet) -> str:
                 str(number),
                 section.name,
                 f"{section.start_bar + 1}–{section.end_bar}",
-                str(section.bars),
+                str(section.bars) + (f" in {section.meter.label}" if section.meter else ""),
                 f"{section.energy:.0%}",
                 ", ".join(section.active_roles) or "nobody",
                 section.transition.replace("_", " "),
@@ -162,6 +166,12 @@ def _quick_start(sheet: SessionSheet) -> list[str]:
             else f" and the time signature to {sheet.time_signature[0]}/{sheet.time_signature[1]}."
         ),
     ]
+    for bar, name, label in sheet.meter_changes:
+        steps.append(
+            f"At bar {bar} ({_line(name)}) the meter changes to {label}; the MIDI file carries"
+            " the change. If your sequence holds one meter, split the song into one sequence"
+            " per meter there."
+        )
     tracks = [f"Create {len(sheet.tracks)} tracks:"]
     for track in sheet.tracks:
         if track.engine:

@@ -197,6 +197,12 @@ def session_sheet(
         time_signature=song.time_signature,
         bars=song_bars(song),
         tracks=sheets,
+        meter_words="" if song.meter.is_common else song.meter.feel_words,
+        meter_changes=[
+            (s.start_bar + 1, s.name, s.meter.label)
+            for s in (song.arrangement.sections if song.arrangement else [])
+            if s.meter is not None
+        ],
         sections=list(song.arrangement.sections) if song.arrangement else [],
         chords=[c.symbol for c in song.progression.chords] if song.progression else [],
         files=files,

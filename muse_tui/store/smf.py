@@ -19,7 +19,7 @@ from pathlib import Path
 import mido
 
 from muse_tui.compose.assembly import arrange_for_playback
-from muse_tui.contracts import ManifestFile, Note, SongState, Track
+from muse_tui.contracts import ManifestFile, Meter, Note, SongState, Track
 from muse_tui.store.atomic import current_size, write_atomic_files
 from muse_tui.store.sessions import inside_session, sanitise_name
 from muse_tui.theory import SCALE_STEPS, KeySyntaxError, parse_key
@@ -146,7 +146,7 @@ def _written(session_dir: Path, relative: str, description: str) -> ManifestFile
 
 def song_end_tick(song: SongState, ppq: int = PPQ) -> int:
     """Where the song ends: the arrangement's last bar line, or the last event if later."""
-    beats = song.arrangement.total_bars * song.beats_per_bar if song.arrangement else 0.0
+    beats = song.bar_beat(song.arrangement.total_bars) if song.arrangement else 0.0
     for track in song.tracks:
         for region in track.regions:
             # Adding the region's start is monotonic, so it is added once, to the latest time.
@@ -233,18 +233,29 @@ def key_signature_name(key: str, mode: str) -> str | None:
 
 
 def _conductor(song: SongState, ppq: int) -> list[Event]:
-    numerator, denominator = song.time_signature
-    events: list[Event] = [
-        (0, 0, _meta("set_tempo", tempo=mido.bpm2tempo(song.tempo))),
-        (0, 0, _meta("time_signature", numerator=numerator, denominator=denominator)),
-    ]
+    bars = song.bar_map
+    events: list[Event] = [(0, 0, _meta("set_tempo", tempo=mido.bpm2tempo(song.tempo)))]
+    for bar, meter in bars.changes:  # the song's meter at the start, then every change
+        events.append((_tick(bars.bar_start(bar), ppq), 0, _time_signature(meter)))
     key = key_signature_name(song.key, song.mode)
     if key is not None:
         events.append((0, 0, _meta("key_signature", key=key)))
     for section in song.arrangement.sections if song.arrangement else []:
-        tick = _tick(section.start_bar * song.beats_per_bar, ppq)
+        tick = _tick(bars.bar_start(section.start_bar), ppq)
         events.append((tick, 1, _meta("marker", text=_text(section.name, section.kind))))
     return sorted(events, key=_TICK_AND_ORDER)
+
+
+def _time_signature(meter: Meter) -> bytes:
+    """The meter as SMF writes it; the metronome clicks on the felt beat (a dotted quarter
+    in 6/8: 36 MIDI clocks), as notation programs write it."""
+    click = round(24 * meter.pulse * (3 if meter.is_compound else 1))
+    return _meta(
+        "time_signature",
+        numerator=meter.numerator,
+        denominator=meter.denominator,
+        clocks_per_click=click,
+    )
 
 
 def _instrument(track: Track, ppq: int) -> list[Event]:

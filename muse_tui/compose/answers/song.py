@@ -77,15 +77,30 @@ def chords(pipeline: ComposerPipeline) -> Answer:
 def tempo(pipeline: ComposerPipeline) -> Answer:
     """The tempo and meter, beside the genre's usual range."""
     song = pipeline.song_state
-    beats, unit = song.time_signature
-    text = f"{song.tempo:g} BPM in {beats}/{unit}."
-    facts: dict[str, Any] = {"tempo": song.tempo, "timeSignature": f"{beats}/{unit}"}
+    meter = song.meter
+    text = f"{song.tempo:g} BPM in {meter.feel_words}."
+    facts: dict[str, Any] = {
+        "tempo": song.tempo,
+        "timeSignature": meter.label,
+        "grouping": "+".join(map(str, meter.grouping)),
+    }
+    changes = meter_changes(song)
+    if changes:
+        text += " " + " ".join(f"{name} is in {label}." for name, label in changes)
+        facts["meterChanges"] = [{"section": name, "meter": label} for name, label in changes]
     dna = pipeline.intent.genre_dna if pipeline.intent else None
     if dna is not None:
         low, high = dna.tempo_range
         text += f" {dna.display_name} usually sits between {low:g} and {high:g} BPM."
         facts["genreRange"] = [low, high]
     return Answer("tempo", text, facts)
+
+
+def meter_changes(song: SongState) -> list[tuple[str, str]]:
+    """(section name, meter) of every section in a meter of its own."""
+    if song.arrangement is None:
+        return []
+    return [(s.name, s.meter.label) for s in song.arrangement.sections if s.meter is not None]
 
 
 def sections(pipeline: ComposerPipeline) -> Answer:
@@ -241,7 +256,7 @@ def _assignments(pipeline: ComposerPipeline) -> dict[str, PresetAssignment]:
 
 
 def _plays_in(track: Track, song: SongState, start_bar: int, end_bar: int) -> bool:
-    begin, end = start_bar * song.beats_per_bar, end_bar * song.beats_per_bar
+    begin, end = song.bar_beat(start_bar), song.bar_beat(end_bar)
     return not track.mute and any(
         r.notes and r.start_beat < end and r.end_beat > begin for r in track.regions
     )

@@ -5,6 +5,7 @@ from muse_tui.compose.arrangement.chords import (
     chord_indices,
     chord_map,
     chords_for_section,
+    chords_in_song,
 )
 from muse_tui.compose.arrangement.energy import MAX_STEP, energy_arc
 from muse_tui.compose.arrangement.form import (
@@ -32,6 +33,7 @@ __all__ = [
     "chord_indices",
     "chord_map",
     "chords_for_section",
+    "chords_in_song",
     "describe_arrangement",
     "energy_arc",
     "mood_energy_bias",

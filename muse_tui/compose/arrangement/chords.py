@@ -13,7 +13,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from muse_tui.contracts.song import Arrangement, EnrichedProgression, ProgressionChord, Section
+from muse_tui.contracts.song import (
+    Arrangement,
+    EnrichedProgression,
+    ProgressionChord,
+    Section,
+    SongState,
+)
 
 _EPSILON = 1e-9
 #: A numeral on the first degree ("i9", "I65", "Imaj7"), not a secondary chord ("V7/ii").
@@ -35,12 +41,20 @@ class PlacedChord:
 
 
 def chords_for_section(
-    section: Section, progression: EnrichedProgression, beats_per_bar: float = 4.0
+    section: Section,
+    progression: EnrichedProgression,
+    beats_per_bar: float = 4.0,
+    *,
+    start: float | None = None,
+    stretch: float = 1.0,
 ) -> list[PlacedChord]:
     """The chords under `section`, in order; the last one is cut short at the section's end.
 
     A section with chords of its own (placed by the producer: "I vi IV in the bridge")
     plays those, looped bar by bar as they were placed, and nothing of the song's.
+    A section in a meter of its own starts at `start` (the song's bar map) and plays
+    every chord `stretch` times as long (its bar over the song's), so the harmony
+    still changes on its bar lines: `chords_in_song` works both out.
     """
     own = section.progression
     if own is not None:
@@ -48,8 +62,9 @@ def chords_for_section(
     cycle = (
         list(range(len(progression.chords))) if own is not None else _cycle(section, progression)
     )
-    start = section.start_bar * beats_per_bar
-    end = section.end_bar * beats_per_bar
+    if start is None:
+        start = section.start_bar * beats_per_bar
+    end = start + section.bars * beats_per_bar * stretch
     placed: list[PlacedChord] = []
     beat = start
     while beat < end - _EPSILON:
@@ -57,13 +72,30 @@ def chords_for_section(
             if beat >= end - _EPSILON:
                 break
             chord = progression.chords[index]
-            placed.append(PlacedChord(beat, min(chord.beats, end - beat), index, chord))
-            beat += chord.beats
+            beats = chord.beats * stretch
+            placed.append(PlacedChord(beat, min(beats, end - beat), index, chord))
+            beat += beats
     if own is None and section.chord_plan == "vary":
-        placed = _turned_around(placed, cycle, progression, end - start)
+        placed = _turned_around(placed, cycle, progression, (end - start) / stretch)
     if own is None and section.kind == "outro":
         placed = _resolved(placed, progression)
     return placed
+
+
+def chords_in_song(
+    song: SongState, section: Section, progression: EnrichedProgression
+) -> list[PlacedChord]:
+    """`chords_for_section` where the song has the section: through its meter changes."""
+    if not song.has_meter_changes:
+        return chords_for_section(section, progression, song.beats_per_bar)
+    stretch = song.section_meter(section).beats_per_bar / song.beats_per_bar
+    return chords_for_section(
+        section,
+        progression,
+        song.beats_per_bar,
+        start=song.bar_beat(section.start_bar),
+        stretch=stretch,
+    )
 
 
 def chord_indices(

@@ -16,6 +16,7 @@ from muse_tui.compose.arrangement.form import (
     target_bars,
 )
 from muse_tui.contracts.intent import DurationRange, PipelineIntent
+from muse_tui.contracts.meter import COMMON_TIME
 from muse_tui.contracts.song import (
     Arrangement,
     EnrichedProgression,
@@ -146,7 +147,7 @@ def arrange_for_intent(
     if template.fallback and dna is not None:
         bias = _clamped(bias + (dna.energy - 0.6) * 0.25, *MOOD_BIAS_RANGE)
     players = list(roles) or list(intent.roles) or (list(dna.roles) if dna else [])
-    return arrange(
+    arrangement = arrange(
         template_name,
         players,
         rng=rng,
@@ -158,6 +159,21 @@ def arrange_for_intent(
         beats_per_bar=beats_per_bar,
         table=table,
     )
+    return with_section_meters(arrangement, intent)
+
+
+def with_section_meters(arrangement: Arrangement, intent: PipelineIntent) -> Arrangement:
+    """Sections the prompt gave a meter of their own ("a 6/8 bridge") take it."""
+    song_meter = intent.meter or COMMON_TIME
+    if not intent.section_meters:
+        return arrangement
+    sections = [
+        s.model_copy(update={"meter": meter})
+        if (meter := intent.section_meters.get(s.kind)) is not None and meter != song_meter
+        else s
+        for s in arrangement.sections
+    ]
+    return arrangement.model_copy(update={"sections": sections})
 
 
 def mood_energy_bias(moods: Iterable[str], table: ArrangementTable | None = None) -> float:

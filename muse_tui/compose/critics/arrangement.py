@@ -88,10 +88,9 @@ def _missing_note(asked: Sequence[str], planned: Sequence[str]) -> str | None:
 def section_energy_heard(song: SongState, parts: Sequence[Part]) -> list[float]:
     """Each section's energy as played: who plays, how busy, how hard (0–1)."""
     assert song.arrangement is not None
-    bpb = song.beats_per_bar
     stats = []
     for section in song.arrangement.sections:
-        lo, hi = section.start_bar * bpb, section.end_bar * bpb
+        lo, hi = song.section_span(section)
         inside = [p.between(lo, hi) for p in parts]
         notes = [n for ns in inside for n in ns]
         playing = sum(1 for ns in inside if ns) / len(parts) if parts else 0.0

@@ -112,7 +112,9 @@ def decompose(
         mood=moods,
         influences=[i.name for i in influences],
         instrument_requests=requests,
-        structure_hints=[hint for hint, _ in reading.structure],
+        structure_hints=_with_meter_sections(
+            [hint for hint, _ in reading.structure], meters.sections, lexicon
+        ),
         meter=None if song_meter is None or song_meter.is_common else song_meter,
         section_meters=dict(meters.sections),
         duration=duration,
@@ -174,6 +176,14 @@ def _usual_tempo(choice: GenreChoice, genres: GenreTable) -> float | None:
     if not total:
         return None
     return sum(genres.get(g).tempo_default * w for g, w in weights.items()) / total
+
+
+def _with_meter_sections(
+    hints: list[str], sections: dict[str, Meter], lexicon: IntentLexicon
+) -> list[str]:
+    """A section asked for in a meter of its own ("a 6/8 bridge") is asked for, too."""
+    wanted = [k for k in sections if k in lexicon.structure_hints and k not in hints]
+    return [*hints, *wanted]
 
 
 def _half_time_hint(reading: PromptReading, lexicon: IntentLexicon) -> bool | None:

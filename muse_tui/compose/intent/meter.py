@@ -32,7 +32,7 @@ _SECTION = r"(pre-?chorus|intro|verse|chorus|hook|bridge|breakdown|drop|solo|int
 _SECTION_METERS = (
     re.compile(rf"{_SIGNATURE} {_SECTION}\b"),
     re.compile(
-        rf"\b{_SECTION} (?:(?:is|goes|switches|changes|moves) )?(?:in|into|to) {_SIGNATURE}"
+        rf"\b{_SECTION} (?:(?:is|goes|switches|changes|moves) )?(?:(?:in|into|to) )?{_SIGNATURE}"
     ),
     re.compile(rf"\b{_SIGNATURE} (?:for|in) the {_SECTION}\b"),
 )

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from pydantic import JsonValue
 
-from muse_tui.compose.arrangement import chords_for_section
+from muse_tui.compose.arrangement import chords_in_song
 from muse_tui.compose.critics.rhythm import density_norm
 from muse_tui.compose.harmony import song_key
 from muse_tui.contracts import (
@@ -98,7 +98,7 @@ def _off_chord_share(song: SongState, notes: list[Note]) -> float:
     assert song.progression is not None
     placed = []
     for section in song.arrangement.sections if song.arrangement else []:
-        placed += chords_for_section(section, song.progression, song.beats_per_bar)
+        placed += chords_in_song(song, section, song.progression)
     if not placed:
         return 0.0
     tones = [(p.start_beat, p.end_beat, _pitch_classes(p.chord)) for p in placed]

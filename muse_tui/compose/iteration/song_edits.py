@@ -1,4 +1,5 @@
-"""Whole-song edits: tempo, key, mode and genre, each an expensive change the producer confirms.
+"""Whole-song edits: tempo, key, meter, mode and genre, each an expensive change the producer
+confirms. A meter edit may name sections ("make the bridge 6/8"): they alone change.
 
 "Sadder" and "happier" are mood words: a major song goes minor (and a minor one
 major); a song already in the mood asked for gets darker (or brighter) chords.
@@ -10,15 +11,15 @@ from dataclasses import replace
 
 from muse_tui.compose.harmony import song_key
 from muse_tui.compose.requests import Edit
-from muse_tui.contracts import TEMPO_LIMITS, CreativityDials, GenreDNAVector
+from muse_tui.contracts import TEMPO_LIMITS, CreativityDials, GenreDNAVector, Meter, SongState
 from muse_tui.knowledge.genres import genre_table
 from muse_tui.theory import parse_key
 
 from . import chord_edits
 from .chord_edits import transposed
-from .revision import EditError, Revision
+from .revision import EditError, Revision, listed
 
-OPERATIONS = ("key", "transpose", "mode", "tempo", "tempo_by", "genre")
+OPERATIONS = ("key", "transpose", "mode", "tempo", "tempo_by", "meter", "genre")
 #: Mood words: the mode they move to, from which modes, and the harmony edit otherwise.
 MOODS = {
     "sadder": ("minor", ("major", "lydian", "mixolydian"), "darker"),
@@ -43,6 +44,8 @@ def apply(revision: Revision, edit: Edit) -> Revision:
         _key(revision, edit)
     elif edit.operation in ("tempo", "tempo_by"):
         _tempo(revision, edit)
+    elif edit.operation == "meter":
+        _meter(revision, edit)
     else:
         _genre(revision, str(edit.value))
     return revision
@@ -120,6 +123,89 @@ def _tempo(revision: Revision, edit: Edit) -> None:
     revision.sentences.append(
         f"Tempo {old:g} → {bpm:g} BPM; tempo-synced delays and pre-delays follow."
     )
+
+
+def _meter(revision: Revision, edit: Edit) -> None:
+    """The whole song, or the sections of one kind, in another meter; the bar count stays."""
+    label, _, grouping = str(edit.value).partition(":")
+    try:
+        meter = Meter.parse(label, tuple(int(n) for n in grouping.split("+")) if grouping else ())
+    except ValueError as exc:
+        raise EditError(f"cannot read that meter: {exc}") from None
+    song = revision.song
+    before = song_seconds(song)
+    if edit.scope.section is not None:
+        _section_meter(revision, edit.scope.section, meter)
+    else:
+        if song.meter == meter and not song.has_meter_changes:
+            raise EditError(f"the song is already in {meter.label}.")
+        usual = Meter.parse(meter.label).grouping == meter.grouping
+        arrangement = song.arrangement
+        if arrangement is not None:  # "put it in 3/4" is the whole song: changes go too
+            sections = [s.model_copy(update={"meter": None}) for s in arrangement.sections]
+            arrangement = arrangement.model_copy(update={"sections": sections})
+        revision.song = song.model_copy(
+            update={
+                "time_signature": meter.time_signature,
+                "grouping": None if usual else meter.grouping,
+                "arrangement": arrangement,
+            }
+        )
+        revision.intent = revision.intent.model_copy(
+            update={"meter": None if meter.is_common else meter, "section_meters": {}}
+        )
+        bars = song.arrangement.total_bars if song.arrangement else 0
+        revision.sentences.append(
+            f"The song is now in {meter.feel_words}; it keeps its {bars} bars, so "
+            + _length_words(before, song_seconds(revision.song))
+        )
+    revision.triggers.append(("meter", None))
+    revision.cost = "expensive"
+    revision.expensive_subject = "changing the meter"
+    revision.aim("meter", "timeSignature", "replace", meter=meter.label)
+
+
+def _section_meter(revision: Revision, kind: str, meter: Meter) -> None:
+    song = revision.song
+    if song.arrangement is None:
+        raise EditError("the song has no sections yet to put in another meter.")
+    names = [s.name for s in song.arrangement.sections if s.kind == kind]
+    if not names:
+        have = ", ".join(dict.fromkeys(s.name for s in song.arrangement.sections))
+        raise EditError(f"the song has no {kind.replace('_', ' ')} (it has {have}).")
+    own = None if meter == song.meter else meter
+    sections = [
+        s.model_copy(update={"meter": own}) if s.kind == kind else s
+        for s in song.arrangement.sections
+    ]
+    if sections == song.arrangement.sections:
+        raise EditError(f"the {kind.replace('_', ' ')} is already in {meter.label}.")
+    before = song_seconds(song)
+    revision.song = song.model_copy(
+        update={"arrangement": song.arrangement.model_copy(update={"sections": sections})}
+    )
+    asked = dict(revision.intent.section_meters)
+    if own is None:
+        asked.pop(kind, None)  # type: ignore[call-overload]
+    else:
+        asked[kind] = own  # type: ignore[index]
+    revision.intent = revision.intent.model_copy(update={"section_meters": asked})
+    revision.sentences.append(
+        f"{listed(list(dict.fromkeys(names)))} now in {meter.feel_words}, bar for bar; "
+        + _length_words(before, song_seconds(revision.song))
+    )
+
+
+def _length_words(before: float, after: float) -> str:
+    if abs(after - before) < 0.5:
+        return "the song keeps its length."
+    return f"the song runs {after:.0f} s instead of {before:.0f} s."
+
+
+def song_seconds(song: SongState) -> float:
+    """How long the song's bars last at its tempo."""
+    bars = song.arrangement.total_bars if song.arrangement else 0
+    return song.bar_beat(bars) * 60 / song.tempo
 
 
 def _genre(revision: Revision, genre: str) -> None:

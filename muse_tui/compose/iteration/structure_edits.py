@@ -486,7 +486,7 @@ def fill_region(song: SongState, track_id: str, written: Region) -> SongState:
         return song
     region = track.regions[target]
     offset = written.start_beat - region.start_beat
-    spans = active_spans(song.arrangement, track.role, song.beats_per_bar)
+    spans = active_spans(song.arrangement, track.role, song.beats_per_bar, song)
     written = kept_where_active(written, spans, track.channel)  # as S6 keeps them
     region = region.model_copy(
         update={

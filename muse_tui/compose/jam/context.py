@@ -53,7 +53,8 @@ def start_context(
     key = song_key(intent)
     tempo = intent.tempo_analysis.bpm if intent.tempo_analysis else intent.tempo
     progression = loop_progression(intent, key, seed)
-    beats_per_bar = 4.0
+    meter = intent.meter
+    beats_per_bar = meter.beats_per_bar if meter is not None else 4.0
     bars = loop_bars or min(
         _LONGEST_LOOP_BARS,
         max(band.loop_bars, math.ceil(progression.total_beats / beats_per_bar - 1e-9)),
@@ -65,6 +66,7 @@ def start_context(
         bars=bars,
         beats_per_bar=beats_per_bar,
         progression=_fitted(progression, bars * beats_per_bar),
+        meter=meter,
     )
 
 
@@ -76,7 +78,12 @@ def loop_progression(intent: PipelineIntent, key: Key, seed: int) -> EnrichedPro
     first: EnrichedProgression | None = None
     for variant in range(_TRIES):
         rng = derive_rng(seed, "jam", "progression", key.name, variant)
-        progression = generate_progression(keyed, rng, variant=variant)
+        progression = generate_progression(
+            keyed,
+            rng,
+            variant=variant,
+            beats_per_bar=intent.meter.beats_per_bar if intent.meter else 4.0,
+        )
         first = first or progression
         if in_key(progression, key):
             return progression

@@ -142,6 +142,7 @@ def _notes(
         mode=context.mode,
         progression=context.progression,
         arrangement=Arrangement(template="jam", sections=[section]),
+        **context.song_time,
     )
     table = rhythm_table()
     ctx = PartContext(track, song, intent, section, table)

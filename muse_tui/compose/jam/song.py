@@ -53,4 +53,5 @@ def round_song(prompt: str, seed: int, round_: JamRound, least_bars: int = 1) ->
         progression=context.progression,
         arrangement=Arrangement(template="jam", sections=sections),
         tracks=tracks,
+        **round_.context.song_time,  # type: ignore[arg-type]
     )

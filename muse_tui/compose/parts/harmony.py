@@ -15,7 +15,7 @@ from muse_tui.contracts import EnrichedProgression, ProgressionChord, Section, S
 from muse_tui.theory.chord import parse_chord
 from muse_tui.theory.key import Key
 
-from ..arrangement import chords_for_section
+from ..arrangement import chords_in_song
 from ..harmony import song_key
 
 
@@ -40,15 +40,15 @@ class SectionHarmony:
         self.scale: tuple[int, ...] = self.key.pitch_classes
         self.strict = harmonic_dial <= 0
         bpb = song.beats_per_bar
-        origin = section.start_bar * bpb
+        origin = song.bar_beat(section.start_bar)
         progression = song.progression or _tonic_only(self.key, bpb)
         self.chords = [
             self._sounding(p.chord, p.start_beat - origin, p.end_beat - origin)
-            for p in chords_for_section(section, progression, bpb)
+            for p in chords_in_song(song, section, progression)
         ]
         following = _next_section(song, section)
         first_next = (
-            chords_for_section(following, progression, bpb)[0].chord
+            chords_in_song(song, following, progression)[0].chord
             if following is not None
             else progression.chords[0]
         )
