@@ -30,6 +30,7 @@ from muse_tui.contracts.intent import (
     PipelineIntent,
     TempoAnalysis,
 )
+from muse_tui.contracts.meter import Meter
 from muse_tui.contracts.song import EffectChain, Track
 from muse_tui.contracts.vocabulary import TRACK_ROLES, TrackRole
 from muse_tui.knowledge import effects_table
@@ -50,6 +51,7 @@ HEADERS = (
     "Style",
     "Key",
     "Tempo",
+    "Meter",
     "Role",
     "Constraints",
     "Vibe",
@@ -119,6 +121,7 @@ class StructuredPrompt:
     style: str | None = None
     key: str | None = None
     tempo: float | None = None
+    meter: Meter | None = None
     roles: tuple[TrackRole, ...] = ()
     bars: int | None = None
     instruments: tuple[str, ...] = ()
@@ -313,6 +316,7 @@ def _read_fields(data: dict[Any, Any], lexicon: IntentLexicon | None) -> Structu
         style=_scalar(fields.get("Style")),
         key=_key(fields.get("Key"), notes),
         tempo=_tempo(fields.get("Tempo"), notes),
+        meter=_meter(fields.get("Meter"), notes),
         roles=_roles(fields.get("Role"), lexicon, notes),
         bars=bars,
         instruments=instruments,
@@ -368,6 +372,20 @@ def _key(value: object, notes: list[str]) -> str | None:
         notes.append(f"Key '{text[:30]}' is not a key I can read, so I chose one.")
         return None
     return text
+
+
+def _meter(value: object, notes: list[str]) -> Meter | None:
+    """`Meter: 7/8` (or `Meter: 7/8 3+2+2`): a time signature, with its grouping if written."""
+    text = _scalar(value)
+    if text is None:
+        return None
+    label, _, grouping = text.strip().partition(" ")
+    try:
+        groups = tuple(int(n) for n in grouping.replace(" ", "").strip("()").split("+") if n)
+        return Meter.parse(label, groups)
+    except ValueError:
+        notes.append(f"Meter '{text[:20]}' is not a time signature like 3/4 or 7/8, so it is 4/4.")
+        return None
 
 
 def _tempo(value: object, notes: list[str]) -> float | None:
@@ -528,6 +546,9 @@ def settle(
     if prompt.roles:
         update["roles"] = list(prompt.roles)
         settled.add("roles")
+    if prompt.meter is not None:
+        update["meter"] = None if prompt.meter.is_common else prompt.meter
+        settled.add("meter")
     notes = list(prompt.notes)
     if prompt.bars is not None:
         bars = min(max(prompt.bars, SONG_BARS[0]), SONG_BARS[1])

@@ -68,12 +68,15 @@ def feel_for(style: Style, table: RhythmTable, tempo: float, meter: Meter | None
     the meter's bar (see `groove_in_meter`)."""
     family = family_of(style, table)
     groove = table.grooves[family.groove]
+    swing = style.swing
     if meter is not None and not meter.is_common:
         groove = groove_in_meter(groove, meter)
+        if meter.is_compound:  # 6/8, 9/8, 12/8 are triplets already: swinging them again
+            swing = 50.0  # would drag each group's second beat off its dotted quarter
     return Feel(
         groove_name=family.groove,
         groove=groove,
-        swing=style.swing,
+        swing=swing,
         swing_unit=family.swing_unit,
         tempo=tempo,
         timing_ms=groove.timing_ms,
@@ -84,26 +87,25 @@ def feel_for(style: Style, table: RhythmTable, tempo: float, meter: Meter | None
 def groove_in_meter(groove: Groove, meter: Meter) -> Groove:
     """A 4/4 groove template laid over another meter's bar, one value per 16th step.
 
-    The bar's downbeat keeps beat 1's accent, each felt beat (a 6/8 bar's 4, a 7/8 bar's
-    long group) takes beat 3's, the other pulses beat 2's; off the pulse, every beat
-    keeps the template's own push and lilt inside the beat.
+    Every felt beat (the bar's downbeat, a 6/8 bar's 4, each group of a 7/8 bar) takes
+    beat 1's accent, the other pulses the template's lightest beat, so the grouping is
+    what is heard; off the pulse, every beat keeps the template's own push and lilt.
+    A 4/4 template that lifts 2 and 4 (jazz) would otherwise lift the wrong beats.
     """
     bar = round(meter.beats_per_bar * 4)
     groups = {round(start * 4) for start in meter.group_starts}
     pulse = max(1, round(meter.pulse * 4))
+    light = min(groove.accents[4], groove.accents[8], groove.accents[12])
     timing, accents = [], []
     for step in range(bar):
         inside = step % 4
-        if step == 0:
-            where = 0
-        elif step in groups:
-            where = 8
-        elif step % pulse == 0 and inside == 0:
-            where = 4
-        else:
-            where = 4 + inside
         timing.append(groove.timing[inside])
-        accents.append(groove.accents[where])
+        if step in groups:
+            accents.append(groove.accents[0])
+        elif step % pulse == 0:
+            accents.append(light)
+        else:
+            accents.append(groove.accents[4 + inside])
     return groove.model_copy(update={"timing": timing, "accents": accents})
 
 
