@@ -82,10 +82,21 @@ def _pair(unit: SwingUnit) -> float:
     return 1.0 if unit == "8th" else 0.5
 
 
-def _in_pair(beat: float, swing: float, unit: SwingUnit) -> tuple[float, ...]:
+def _pair_start(beat: float, pair: float, bar: float | None) -> float:
+    """Where the swing pair holding `beat` starts. Pairs are counted from each bar line
+    when the bar is not whole pairs long (7/8 swung in 8ths): every downbeat stays put."""
+    if bar is None or not bar % pair:
+        return (beat // pair) * pair
+    bar_start = (beat // bar) * bar
+    return bar_start + ((beat - bar_start) // pair) * pair
+
+
+def _in_pair(
+    beat: float, swing: float, unit: SwingUnit, bar: float | None = None
+) -> tuple[float, ...]:
     """The swing pair `beat` falls in: length, start, how far in, the swung split, and half."""
     pair = _pair(unit)
-    origin = (beat // pair) * pair
+    origin = _pair_start(beat, pair, bar)
     return pair, origin, beat - origin, pair * swing / 100, pair / 2
 
 
@@ -98,20 +109,25 @@ def swing_position(beat: float, swing: float, unit: SwingUnit) -> float:
     return _swinger(swing, unit)(beat)
 
 
-def unswing_position(beat: float, swing: float, unit: SwingUnit) -> float:
-    """The straight-grid position a swung position came from (reading a kick back onto the grid)."""
-    pair, origin, inside, split, half = _in_pair(beat, swing, unit)
+def unswing_position(beat: float, swing: float, unit: SwingUnit, bar: float | None = None) -> float:
+    """The straight-grid position a swung position came from (reading a kick back onto the grid).
+
+    `bar`: the bar's length in beats, where pairs count from each bar line (see `_pair_start`).
+    """
+    pair, origin, inside, split, half = _in_pair(beat, swing, unit, bar)
     if inside <= split:
         return origin + inside * half / split
     return origin + half + (inside - split) * half / (pair - split)
 
 
-def _swinger(swing: float, unit: SwingUnit) -> Callable[[float], float]:
+def _swinger(swing: float, unit: SwingUnit, bar: float | None = None) -> Callable[[float], float]:
     """`swing_position` of one feel as a function of the beat, the pair's sizes worked out
-    once: `humanize` places every note of a part with one."""
+    once: `humanize` places every note of a part with one. `bar` as in `unswing_position`."""
     pair = _pair(unit)
     split, half = pair * swing / 100, pair / 2
     rest = pair - split
+    if bar is not None and bar % pair:
+        return lambda beat: _swung_in_bar(beat, pair, bar, split, half, rest)
 
     def position(beat: float) -> float:
         origin = (beat // pair) * pair
@@ -121,6 +137,16 @@ def _swinger(swing: float, unit: SwingUnit) -> Callable[[float], float]:
         return origin + split + (inside - half) * rest / half
 
     return position
+
+
+def _swung_in_bar(
+    beat: float, pair: float, bar: float, split: float, half: float, rest: float
+) -> float:
+    origin = _pair_start(beat, pair, bar)
+    inside = beat - origin
+    if inside <= half:
+        return origin + inside * split / half
+    return origin + split + (inside - half) * rest / half
 
 
 def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: int) -> list[Note]:
@@ -137,7 +163,7 @@ def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: i
     timing, accents = groove.timing, groove.accents
     bar = len(timing)  # 16 steps in 4/4; a template fitted to another meter has its bar's
     offsets = {voice: feel.ms_to_beats(ms) for voice, ms in groove.voice_offsets_ms.items()}
-    swung = _swinger(feel.swing, feel.swing_unit)
+    swung = _swinger(feel.swing, feel.swing_unit, len(timing) * 0.25)
     spread = feel.velocity_range
     width = spread - -spread  # `rng.uniform(-spread, spread)` in line: a + (b - a) * random()
     gauss, random_ = rng.gauss, rng.random

@@ -78,7 +78,8 @@ def kick_onsets(ctx: PartContext, kick_source: Region | None) -> list[float]:
         return []
     feel = ctx.feel
     onsets = {
-        round(unswing_position(n.start_beat, feel.swing, feel.swing_unit) / STEP) * STEP
+        round(unswing_position(n.start_beat, feel.swing, feel.swing_unit, ctx.beats_per_bar) / STEP)
+        * STEP
         for n in kick_source.notes
         if n.pitch in (KICK, KICK_ACOUSTIC)
     }

@@ -80,6 +80,9 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("meters")
     made = {label: compose(root, prompt) for label, prompt in SONGS.items()}
     made["change"] = compose(root, "prog rock in 7/8 with a 4/4 chorus", bars=32)
+    # Swung 8ths in 7/8: every other bar starts on the off-beat of a 4/4 count, and a
+    # swing counted from the song's start would drag those downbeats late.
+    made["swung 7/8"] = compose(root, "blues in 7/8, 166 BPM, Wurlitzer")
     return made
 
 
@@ -112,7 +115,7 @@ def test_every_file_says_the_meter(sessions: dict[str, Path], label: str) -> Non
     )
 
 
-@pytest.mark.parametrize("label", [*SONGS, "change"])
+@pytest.mark.parametrize("label", [*SONGS, "change", "swung 7/8"])
 def test_drums_and_bass_mark_the_downbeat_of_every_bar(
     sessions: dict[str, Path], label: str
 ) -> None:
