@@ -60,6 +60,13 @@ class MeterDrums(Contract):
     busy: list[MeterDrumPattern] = Field(min_length=1)
 
 
+class MeterLead(Contract):
+    """One-bar rhythm cells and phrase-ending answers of a lead in this meter."""
+
+    cells: list[str] = Field(min_length=1)
+    answers: list[str] = Field(min_length=1)
+
+
 class MeterGroove(Contract):
     """How a band plays one meter: drums, bass and comping grids, and whom it serves."""
 
@@ -71,6 +78,7 @@ class MeterGroove(Contract):
     drums: MeterDrums
     bass: MeterGrids
     comping: MeterGrids
+    lead: MeterLead | None = None
 
     @cached_property
     def time(self) -> Meter:
@@ -86,6 +94,8 @@ class MeterGroove(Contract):
             for density in _DENSITIES:
                 for grid in getattr(levels, density):
                     _check(grid, letters, bar, f"{part}.{density}")
+        for index, cell in enumerate([*self.lead.cells, *self.lead.answers] if self.lead else []):
+            _check(cell, "x-.", bar, f"lead.{index}")
         for density in _DENSITIES:
             for pattern in getattr(self.drums, density):
                 for voice, grid in pattern.voices.items():

@@ -41,7 +41,7 @@ def judge_arrangement(
     kinds = len({s.kind for s in sections})
     kind_score = min(1.0, (kinds - 1) / 2)
     peak_first = len(sections) > 1 and energy.index(max(energy)) == 0
-    copies = copied_sections(parts, sections, bpb)
+    copies = copied_sections(parts, sections, song.bar_beat)
     repeats = repeated_sections(sections)
     asked, planned = silent_requests(intent, parts)
     recurrence = motif_recurrence(lead_notes(parts), sections, bpb, critic.motif_unit_bars)

@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from muse_tui.contracts.song import Section
 
 from .listening import Part, base_name, step
 
+#: Where bar N starts, in beats: `SongState.bar_beat`, so meter changes are followed.
+BarBeat = Callable[[int], float]
 
-def section_notes(parts: Sequence[Part], section: Section, bpb: float) -> set[tuple[str, int, int]]:
+
+def section_notes(
+    parts: Sequence[Part], section: Section, bar_beat: BarBeat
+) -> set[tuple[str, int, int]]:
     """Every (track, 16th step from the section's start, pitch) the section plays."""
-    lo, hi = section.start_bar * bpb, section.end_bar * bpb
+    lo, hi = bar_beat(section.start_bar), bar_beat(section.end_bar)
     return {(p.track.id, step(n[0] - lo), n[2]) for p in parts for n in p.between(lo, hi)}
 
 
-def copied_sections(parts: Sequence[Part], sections: Sequence[Section], bpb: float) -> list[str]:
+def copied_sections(
+    parts: Sequence[Part], sections: Sequence[Section], bar_beat: BarBeat
+) -> list[str]:
     """The names of repeats ("Chorus 2") that play exactly what their first ("Chorus 1") did."""
     firsts: dict[str, Section] = {}
     copies = []
@@ -23,8 +30,8 @@ def copied_sections(parts: Sequence[Part], sections: Sequence[Section], bpb: flo
         first = firsts.setdefault(base_name(section), section)
         if first is section or first.bars != section.bars:
             continue
-        heard = section_notes(parts, section, bpb)
-        if heard and heard == section_notes(parts, first, bpb):
+        heard = section_notes(parts, section, bar_beat)
+        if heard and heard == section_notes(parts, first, bar_beat):
             copies.append(section.name)
     return copies
 

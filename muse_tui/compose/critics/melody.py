@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from muse_tui.contracts.song import Section
 
@@ -19,13 +19,14 @@ def lead_notes(parts: Sequence[Part]) -> list[Note]:
     return sorted(n for p in parts if p.track.role == "lead" for n in p.notes)
 
 
-def rest_share(notes: Sequence[Note], sections: Sequence[Section], bpb: float) -> float | None:
-    """Share of the time the lead is silent, over the sections it plays in (None: it never does)."""
-    spans = [
-        (s.start_bar * bpb, s.end_bar * bpb)
-        for s in sections
-        if any(s.start_bar * bpb <= n[0] < s.end_bar * bpb for n in notes)
-    ]
+def rest_share(
+    notes: Sequence[Note], sections: Sequence[Section], bar_beat: Callable[[int], float]
+) -> float | None:
+    """Share of the time the lead is silent, over the sections it plays in (None: it never does).
+
+    `bar_beat` places bar N (`SongState.bar_beat`, through meter changes)."""
+    every = [(bar_beat(s.start_bar), bar_beat(s.end_bar)) for s in sections]
+    spans = [(lo, hi) for lo, hi in every if any(lo <= n[0] < hi for n in notes)]
     total = sum(hi - lo for lo, hi in spans)
     if not total:
         return None

@@ -48,7 +48,7 @@ def judge_rhythm(
         ratio = density / norm
         density_score = clamp(1.25 - 0.6 * abs(math.log2(max(ratio, 1e-3))))
     fit = genre_fit(song, intent, [p for p in parts if is_drums(p.track)], critic.genre_fit_voices)
-    rests = rest_share(lead_notes(parts), sections_of(song, parts), song.beats_per_bar)
+    rests = rest_share(lead_notes(parts), sections_of(song, parts), song.bar_beat)
     scores = {
         "groove": NEUTRAL if groove is None else critic.groove.score(groove),
         "density": density_score,

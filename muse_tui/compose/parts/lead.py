@@ -63,7 +63,13 @@ def lead_style(ctx: PartContext) -> LeadStyle:
     dna = ctx.intent.genre_dna
     genres = [dna.genre, *dna.blend] if dna is not None else []
     words = [*ctx.intent.genre, *ctx.intent.sub_genre]
-    return melody_table().style_for(genres, words, ctx.style.family)
+    style = melody_table().style_for(genres, words, ctx.style.family)
+    groove = ctx.meter_groove
+    if groove is not None and groove.lead is not None:  # the genre's line, in the meter's rhythm
+        style = style.model_copy(
+            update={"cells": groove.lead.cells, "answers": groove.lead.answers}
+        )
+    return style
 
 
 def lead_window(ctx: PartContext, style: LeadStyle) -> tuple[int, int]:
