@@ -28,7 +28,8 @@ PROMPTS = [
     ("math rock in 7/8 (3+2+2)", "7/8", (3, 2, 2)),
     ("odd meter fusion jam", "7/8", (2, 2, 3)),
     ("balkan brass in 7", "7/8", (2, 2, 3)),
-    ("polka with accordion", "2/4", (1, 1)),
+    ("polka with accordion, in 2/4", "2/4", (1, 1)),
+    ("polka with accordion", None, None),  # a polka in 2/4 or 4/4 sounds the same: its family
     ("gospel ballad in 6/8", "6/8", (3, 3)),  # written out, it wins over the usual 12/8
     ("dark trap, 140, key of Am", None, None),
     ("house, 124 BPM, 4/4, 24/7 energy", None, None),
