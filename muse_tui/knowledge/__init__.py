@@ -5,6 +5,8 @@ folder in use, or the folder it is given; `reload_all()` forgets every table
 at once (hot reload after a skill file changes).
 """
 
+import importlib
+import pkgutil
 from pathlib import Path
 
 from muse_tui.knowledge import sound
@@ -38,7 +40,7 @@ from muse_tui.knowledge.sound import (
     mood_palette,
     sound_catalog,
 )
-from muse_tui.knowledge.table import SkillTable, reload_all_tables, skill_table
+from muse_tui.knowledge.table import SkillTable, every_table, reload_all_tables, skill_table
 
 #: Per-table reloads, under the names callers already use.
 reload_arrangement_table = arrangement_table.reload
@@ -46,27 +48,21 @@ reload_rhythm_table = rhythm_table.reload
 reload_sound_tables = sound.reload
 
 
-#: Every loader that reads `skills/` (each takes the skills folder as `root`).
-ALL_TABLES = (
-    arrangement_table,
-    genre_table,
-    intent_lexicon,
-    artist_table,
-    progression_table,
-    rhythm_table,
-    meter_table,
-    sound_catalog,
-    effects_table,
-    mood_palette,
-    edit_words,
-    sensitivity_map,
-    critic_table,
-)
+def all_tables() -> list[SkillTable[object]]:
+    """Every table of `skills/`: each module of this package is imported, so each
+    `skill_table` it defines is registered (`table.every_table`), none left out by hand."""
+    for module in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{module.name}")
+    return every_table()
 
 
 def check_all(root: Path) -> None:
-    """Load every table from `root`, leaving those in use alone; SkillFileError if one is broken."""
-    for load in ALL_TABLES:
+    """Load every table from `root`, leaving those in use alone; SkillFileError if one is broken.
+
+    Hot reload (`tui.watch.reload_skills`) checks a changed folder this way before it
+    forgets the tables in use, so one broken file keeps every last good table.
+    """
+    for load in all_tables():
         load(root)
 
 
@@ -77,7 +73,6 @@ def reload_all() -> None:
 
 
 __all__ = [
-    "ALL_TABLES",
     "BUNDLED_SKILLS",
     "ArrangementTable",
     "ArrangementTemplate",
@@ -99,9 +94,11 @@ __all__ = [
     "SkillTable",
     "SoundCatalog",
     "SoundEntry",
+    "all_tables",
     "arrangement_table",
     "artist_table",
     "check_all",
+    "critic_table",
     "edit_words",
     "effects_table",
     "genre_table",

@@ -72,6 +72,11 @@ def skill_table(build: Callable[[Path], T]) -> SkillTable[T]:
     return table
 
 
+def every_table() -> list[SkillTable[object]]:
+    """Every table defined so far (each module's tables register as it is imported)."""
+    return list(_EVERY_TABLE)
+
+
 def reload_all_tables() -> None:
     """Forget every table at once: the next read of each loads its files again."""
     for table in _EVERY_TABLE:
