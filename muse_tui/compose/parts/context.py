@@ -92,6 +92,11 @@ class PartContext:
         return self.meter.beats_per_bar
 
     @cached_property
+    def felt(self) -> int:
+        """Dotted beats in a compound meter's bar (2 in 6/8, 4 in 12/8), else 0."""
+        return len(self.meter.grouping) if self.meter.is_compound else 0
+
+    @cached_property
     def bar_steps(self) -> int:
         return steps_per_bar(self.beats_per_bar)
 

@@ -188,3 +188,36 @@ def test_a_meter_change_is_written_where_the_section_starts(sessions: dict[str, 
     assert lengths == {3.5, 4.0}
     notes = (session / "notes" / "producer-notes.md").read_text()
     assert "the meter changes to 4/4" in notes
+
+
+def _held_chord_onsets(session: Path) -> list[tuple[float, float]]:
+    """(onset, bar length) of every held chord (two or more notes of a beat or more together)
+    in the harmony tracks: not drums, bass or lead."""
+    midi = mido.MidiFile(session / "midi" / "full-arrangement.mid")
+    ppq, held = midi.ticks_per_beat, []
+    for track in midi.tracks:
+        tick, name, started, chords = 0, "", {}, {}
+        for msg in track:
+            tick += msg.time
+            if msg.type == "track_name":
+                name = msg.name.lower()
+            elif msg.type == "note_on" and msg.velocity and msg.channel != DRUMS:
+                started[msg.note] = tick
+            elif msg.type in ("note_off", "note_on") and msg.note in started:
+                begin = started.pop(msg.note)
+                if tick - begin >= ppq:
+                    chords.setdefault(begin, 0)
+                    chords[begin] += 1
+        if any(word in name for word in ("bass", "lead", "808")):
+            continue
+        held += [(begin / ppq, 0.0) for begin, count in chords.items() if count >= 2]
+    return held
+
+
+@pytest.mark.parametrize("label", ["6/8", "12/8"])
+def test_held_chords_fall_on_the_dotted_beats(sessions: dict[str, Path], label: str) -> None:
+    """A pad or organ in 12/8 holds its chords from the dotted beats, not every fourth 8th."""
+    held = _held_chord_onsets(sessions[label])
+    assert held, "the song holds chords"
+    off = sorted(onset for onset, _ in held if abs(onset / 1.5 - round(onset / 1.5)) >= 0.05)
+    assert len(off) <= 0.1 * len(held), f"held chords off the dotted beats at {off[:10]}"
