@@ -10,6 +10,8 @@ from pathlib import Path
 
 import mido
 
+from muse_tui.contracts import ComposerPipeline
+from muse_tui.contracts.editing import ModifySongResult
 from muse_tui.engine.editing import modify, undo
 
 from .conftest import RecordingGate, Session, fixed_clock
@@ -25,18 +27,19 @@ def _signatures(folder: Path) -> list[tuple[float, int, int]]:
     return found
 
 
+async def _asked(pipeline: ComposerPipeline, said: str, folder: Path) -> ModifySongResult:
+    """The change applied to the session's files, every question answered yes."""
+    result = await modify(
+        pipeline, said, session_dir=folder, gate=RecordingGate(), clock=fixed_clock
+    )
+    assert result.status == "applied", result.summary
+    return result
+
+
 async def test_put_it_in_3_4_keeps_the_bars_and_undo_brings_4_4_back(session: Session) -> None:
     before = session.fingerprints()
     bars = session.pipeline.song_state.arrangement.total_bars  # type: ignore[union-attr]
-    result = await modify(
-        session.pipeline,
-        "put the whole song in 3/4",
-        session_dir=session.folder,
-        gate=RecordingGate(),
-        clock=fixed_clock,
-    )
-
-    assert result.status == "applied", result.summary
+    result = await _asked(session.pipeline, "put the whole song in 3/4", session.folder)
     song = result.song_state
     assert song.time_signature == (3, 4) and song.arrangement.total_bars == bars  # type: ignore[union-attr]
     assert _signatures(session.folder) == [(0.0, 3, 4)]
@@ -61,14 +64,7 @@ async def test_put_it_in_3_4_keeps_the_bars_and_undo_brings_4_4_back(session: Se
 
 
 async def test_a_section_takes_its_own_meter_and_gives_it_back(session: Session) -> None:
-    result = await modify(
-        session.pipeline,
-        "make the chorus 6/8",
-        session_dir=session.folder,
-        gate=RecordingGate(),
-        clock=fixed_clock,
-    )
-    assert result.status == "applied", result.summary
+    result = await _asked(session.pipeline, "make the chorus 6/8", session.folder)
     song = result.song_state
     choruses = [s for s in song.arrangement.sections if s.kind == "chorus"]  # type: ignore[union-attr]
     assert choruses and all(s.meter is not None and s.meter.label == "6/8" for s in choruses)
@@ -81,14 +77,7 @@ async def test_a_section_takes_its_own_meter_and_gives_it_back(session: Session)
             song.arrangement.total_bars  # type: ignore[union-attr]
         )
 
-    again = await modify(
-        result.pipeline,
-        "straight 4/4 again",
-        session_dir=session.folder,
-        gate=RecordingGate(),
-        clock=fixed_clock,
-    )
-    assert again.status == "applied", again.summary
+    again = await _asked(result.pipeline, "straight 4/4 again", session.folder)
     assert not again.song_state.has_meter_changes
     assert _signatures(session.folder) == [(0.0, 4, 4)]
 
