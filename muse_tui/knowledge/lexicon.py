@@ -194,6 +194,50 @@ class SubGenre(Contract):
     )
 
 
+class LengthWord(Contract):
+    """Words for a length without a number ("a short fragment", "a long piece"), in seconds."""
+
+    patterns: list[str] = Field(min_length=1)
+    seconds: tuple[float, float]
+    source: str = ""
+
+    @functools.cached_property
+    def regex(self) -> re.Pattern[str]:
+        return re.compile(r"\b(?:" + "|".join(self.patterns) + r")\b", re.IGNORECASE)
+
+    @field_validator("patterns")
+    @classmethod
+    def _compiles(cls, value: list[str]) -> list[str]:
+        for pattern in value:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"{pattern!r} is not a regular expression: {exc}") from None
+        return value
+
+
+class TempoMarking(Contract):
+    """A tempo named by its marking ("Presto", "Largo"): the range of BPM it means."""
+
+    patterns: list[str] = Field(min_length=1)
+    bpm: tuple[float, float]
+    source: str = ""
+
+    @functools.cached_property
+    def regex(self) -> re.Pattern[str]:
+        return re.compile(r"\b(?:" + "|".join(self.patterns) + r")\b", re.IGNORECASE)
+
+    @field_validator("patterns")
+    @classmethod
+    def _compiles(cls, value: list[str]) -> list[str]:
+        for pattern in value:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"{pattern!r} is not a regular expression: {exc}") from None
+        return value
+
+
 class IntentLexicon(Contract):
     """Everything S1 reads a prompt with."""
 
@@ -213,6 +257,8 @@ class IntentLexicon(Contract):
     genre_moods: dict[str, list[str]] = Field(default_factory=dict)
     moods: dict[str, MoodWord]
     tempo_words: dict[str, TempoWord] = Field(default_factory=dict)
+    tempo_markings: dict[str, TempoMarking] = Field(default_factory=dict)
+    length_words: dict[str, LengthWord] = Field(default_factory=dict)
     dial_phrases: dict[str, DialRule] = Field(default_factory=dict)
     instruments: dict[str, Instrument] = Field(
         default_factory=dict, description="read from sound/instruments.json, not written here"

@@ -72,14 +72,15 @@ def decompose(
     shift += sum(lexicon.tempo_words[w].tempo_shift for w in reading.tempo_words)
     paced = [lexicon.sub_genres[s] for s in reading.sub_genres if lexicon.sub_genres[s].tempo_shift]
     shift += sum(sub.tempo_shift for sub in paced)
+    usual = _usual_tempo(choice, genres) or dna.tempo_default
     tempo = choose_tempo(
         dna,
         [genres.get(g) for g in ids],
-        reading.tempo.bpms if reading.tempo else (),
+        reading.tempo.bpms if reading.tempo else _marked_tempo(reading, usual),
         _tempo_sources(reading, choice, artists, genres),
         max(-1.0, min(1.0, shift)),
         _half_time_hint(reading, lexicon),
-        _usual_tempo(choice, genres) or dna.tempo_default,
+        usual,
         f"the {paced[0].phrases[0]} feel" if paced else "the mood",
     )
     dna = _with_meeting(dna, tempo, reading, lexicon)
@@ -184,6 +185,16 @@ def _with_meter_sections(
     """A section asked for in a meter of its own ("a 6/8 bridge") is asked for, too."""
     wanted = [k for k in sections if k in lexicon.structure_hints and k not in hints]
     return [*hints, *wanted]
+
+
+def _marked_tempo(reading: PromptReading, usual: float) -> tuple[float, ...]:
+    """A tempo marking ("Presto") as a BPM: the genre's usual tempo, brought inside the
+    marking's range (its nearer end, a step in from the edge)."""
+    if reading.tempo_marking is None:
+        return ()
+    low, high, _ = reading.tempo_marking
+    inside = min(max(usual, low + 0.1 * (high - low)), high - 0.1 * (high - low))
+    return (float(round(inside)),)
 
 
 def _half_time_hint(reading: PromptReading, lexicon: IntentLexicon) -> bool | None:

@@ -314,9 +314,9 @@ def song_length(
     returned note says so in one sentence.
     """
     asked = reading.length
-    if asked is None and loop:
+    if asked is None and loop:  # "a short loop" is a length asked for, not one guessed
         low, high = lexicon.loop_bars
-        return DurationRange(min=low, max=high), True, None
+        return DurationRange(min=low, max=high), False, None
     if asked is None:
         short, long = lexicon.song_minutes
         low = max(8, 8 * round(short * bpm / 4 / 8))

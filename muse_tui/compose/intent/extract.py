@@ -65,6 +65,8 @@ class PromptReading:
     constraints: list[str] = field(default_factory=list)
     structure: list[tuple[str, str]] = field(default_factory=list)  # (hint as written, rule)
     tempo: TempoRequest | None = None
+    #: A tempo marking without a number ("Presto"): (lowest BPM, highest BPM, the word).
+    tempo_marking: tuple[float, float, str] | None = None
     length: LengthRequest | None = None
     keys: list[KeyRequest] = field(default_factory=list)
     progression: list[str] = field(default_factory=list)
@@ -92,13 +94,40 @@ class PromptReading:
         return second.start >= first.end and re.fullmatch(r"[\s-]*", between) is not None
 
 
+def _length_words(text: PromptText, lexicon: IntentLexicon) -> LengthRequest | None:
+    """A length said in words ("a short fragment", "a long piece"), as minutes."""
+    for word in lexicon.length_words.values():
+        for match in text.free_matches(word.regex):
+            text.claim(match.start(), match.end())
+            low, high = word.seconds
+            return LengthRequest(low / 60, high / 60, "minutes")
+    return None
+
+
+def _tempo_marking(text: PromptText, lexicon: IntentLexicon) -> tuple[float, float, str] | None:
+    """The longest tempo marking written ("allegro moderato" over "moderato"), claimed."""
+    found = [
+        (match, marking)
+        for marking in lexicon.tempo_markings.values()
+        for match in text.free_matches(marking.regex)
+    ]
+    if not found:
+        return None
+    match, marking = max(found, key=lambda f: f[0].end() - f[0].start())
+    text.claim(match.start(), match.end())
+    low, high = marking.bpm
+    return low, high, match.group(0)
+
+
 def read_prompt(prompt: str, lexicon: IntentLexicon, artists: ArtistTable) -> PromptReading:
     """What `prompt` names outright."""
     text = PromptText.of(prompt)
     reading = PromptReading(text=text.text)
     reading.progression = read_progression(text)
     reading.tempo = read_tempo(text)
-    reading.length = read_length(text)
+    reading.length = read_length(text) or _length_words(text, lexicon)
+    if reading.tempo is None:
+        reading.tempo_marking = _tempo_marking(text, lexicon)
     _read_rules(text, lexicon, reading)
     if reading.tempo is None:
         reading.tempo = read_bare_tempo(text)
