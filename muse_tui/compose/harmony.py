@@ -18,6 +18,7 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from muse_tui.compose.dials import creativity_of
 from muse_tui.compose.progression_pick import library_key, names_key, pick_from_library
@@ -102,18 +103,65 @@ def generate_progression(
         length_range = dna.progression_length if dna else (1, 16)
         picked = pick_from_library(intent.genre[0], key, dial, length_range, rng, table)
         if picked is not None:
-            written = [_numeral_choice(n, library_key(key, picked)) for n in picked.chords]
-            bars = picked.chord_bars
-            coloured = _colour(written, key, dial, rng, table, idiomatic=True)
-            choices = _heard_first([coloured, written], bars, key)
-        else:
-            jazz = style in ("shell", "rootless")
-            degrees = _numerals(key, rng, length_range, jazz, table)
-            choices = _colour([_numeral_choice(n, key) for n in degrees], key, dial, rng, table)
-            bars = [_bars_per_chord(len(choices))] * len(choices)
+            return progression_from(
+                picked.chords,
+                picked.chord_bars,
+                intent,
+                rng,
+                mode_key=library_key(key, picked),
+                variant=variant,
+                beats_per_bar=beats_per_bar,
+                table=table,
+            )
+        jazz = style in ("shell", "rootless")
+        degrees = _numerals(key, rng, length_range, jazz, table)
+        choices = _colour([_numeral_choice(n, key) for n in degrees], key, dial, rng, table)
+        bars = [_bars_per_chord(len(choices))] * len(choices)
         extended = [_extend(c, key, dial, complexity, vocabulary, rng) for c in choices]
         choices = _heard_first([extended, choices], bars, key)
         source = "generated"
+    return _voiced(choices, bars, key, style, source, variant, beats_per_bar)
+
+
+def progression_from(
+    numerals: Sequence[str],
+    bars: Sequence[float],
+    intent: PipelineIntent,
+    rng: random.Random,
+    *,
+    mode_key: Key | None = None,
+    name: str = "main",
+    variant: int = 0,
+    beats_per_bar: float = 4.0,
+    table: ProgressionTable | None = None,
+) -> EnrichedProgression:
+    """Idiomatic numerals (read in `mode_key`, default the song's key) coloured, extended and
+    voiced for the intent's genre and dials, as S2 does a progression of its library."""
+    key = song_key(intent)
+    dna = intent.genre_dna
+    style = dna.voicing_style if dna else "close"
+    table = table or progression_table()
+    dial = creativity_of(intent).harmonic
+    complexity = dna.harmonic_complexity if dna else 0.3
+    vocabulary = dna.harmonic_vocabulary if dna else ["", "m", "7", "maj7", "m7"]
+    written = [_numeral_choice(n, mode_key or key) for n in numerals]
+    coloured = _colour(written, key, dial, rng, table, idiomatic=True)
+    choices = _heard_first([coloured, written], bars, key)
+    extended = [_extend(c, key, dial, complexity, vocabulary, rng) for c in choices]
+    choices = _heard_first([extended, choices], bars, key)
+    progression = _voiced(choices, bars, key, style, "generated", variant, beats_per_bar)
+    return progression if name == "main" else progression.model_copy(update={"name": name})
+
+
+def _voiced(
+    choices: list[_Choice],
+    bars: Sequence[float],
+    key: Key,
+    style: str,
+    source: Literal["generated", "explicit"],
+    variant: int,
+    beats_per_bar: float,
+) -> EnrichedProgression:
     voicings = _voice_lead([c.chord for c in choices], style)
     choices[0], voicings[0] = _name_what_sounds(choices[0], voicings[0], key, style)
     chords = [
