@@ -223,6 +223,11 @@ class EnrichedProgression(Contract):
     chords: list[ProgressionChord] = Field(min_length=1)
     source: Literal["generated", "explicit"] = "generated"
     variant: int = 0
+    #: Section kind → the chords that kind plays instead (a verse's answer, a bridge that
+    #: departs); kinds not here play these chords. Left out of the JSON when empty.
+    sections: dict[str, EnrichedProgression] = Field(
+        default_factory=dict, exclude_if=lambda v: not v
+    )
 
     @property
     def total_beats(self) -> float:

@@ -14,7 +14,6 @@ from datetime import datetime
 from pathlib import Path
 
 from muse_tui.compose.assembly import arrange_for_playback
-from muse_tui.compose.harmony import generate_progression
 from muse_tui.compose.iteration.chain_edits import keep_tone, retimed
 from muse_tui.compose.iteration.note_edits import Groove
 from muse_tui.compose.iteration.part_edits import (
@@ -28,6 +27,7 @@ from muse_tui.compose.iteration.section_edits import sections_of
 from muse_tui.compose.iteration.structure_edits import fill_region
 from muse_tui.compose.iteration.takes import intent_for_take, take_of
 from muse_tui.compose.parts import PART_DEPENDENCIES
+from muse_tui.compose.section_harmony import song_progression
 from muse_tui.compose.seeding import derive_rng
 from muse_tui.contracts import (
     Arrangement,
@@ -206,7 +206,7 @@ def stage_context(
 
 def _progression(draft: Draft) -> EnrichedProgression:
     ctx = stage_context(draft, 2, 0)
-    return generate_progression(
+    return song_progression(
         draft.intent, ctx.rng("progression"), variant=0, beats_per_bar=draft.song.beats_per_bar
     )
 

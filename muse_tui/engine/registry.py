@@ -13,11 +13,12 @@ from muse_tui.compose.arrangement import arrange_for_intent, describe_arrangemen
 from muse_tui.compose.assembly import arrange_for_playback
 from muse_tui.compose.critics import score_song, weakest_stage
 from muse_tui.compose.expression import plan_expression
-from muse_tui.compose.harmony import ProgressionError, describe_progression, generate_progression
+from muse_tui.compose.harmony import ProgressionError, describe_progression
 from muse_tui.compose.intent import decompose
 from muse_tui.compose.intent.structured import StructuredPromptError, merged_effects, song_title
 from muse_tui.compose.iteration.section_edits import whole_song
 from muse_tui.compose.parts import PART_DEPENDENCIES, choose_tracks, summarize_part, write_part
+from muse_tui.compose.section_harmony import song_progression
 from muse_tui.compose.seeding import derive_rng
 from muse_tui.compose.sounds import apply_sounds, assign_sounds
 from muse_tui.contracts import (
@@ -132,7 +133,7 @@ def harmony_stage(song: SongState, ctx: StageContext) -> StageResult:
     intent = _intent(ctx)
     with ctx.tool("generate_progression"):
         try:
-            progression = generate_progression(
+            progression = song_progression(
                 intent,
                 ctx.rng("progression"),
                 variant=ctx.variant,

@@ -50,6 +50,8 @@ class SessionSheet:
     files: list[tuple[str, str]]
     full_arrangement: str | None = None
     progression_file: str | None = None
+    #: (section kind, chords) where a kind plays chords of its own (a verse, a bridge).
+    section_chords: list[tuple[str, list[str]]] = field(default_factory=list)
     #: How the meter is counted where it is not plain ("7/8, felt in three (2+2+3)").
     meter_words: str = ""
     #: (first bar from 1, section, meter) where a section changes the meter.
@@ -69,7 +71,11 @@ def producer_notes(sheet: SessionSheet) -> str:
         "",
     ]
     if sheet.chords:
-        lines += [f"**Chords**: {' | '.join(_line(c) for c in sheet.chords)}", ""]
+        heading = "**Chords**" if not sheet.section_chords else "**Chords** (chorus, hook, drop)"
+        lines += [f"{heading}: {' | '.join(_line(c) for c in sheet.chords)}", ""]
+        for kind, chords in sheet.section_chords:
+            name = kind.replace("_", "-").capitalize()
+            lines += [f"**{name}**: {' | '.join(_line(c) for c in chords)}", ""]
     lines += ["## Quick Start — MPC Beats Setup", "", *_quick_start(sheet), "", "## Files", ""]
     lines += _table(["File", "What it is"], [[f"`{p}`", d] for p, d in sheet.files])
     return "\n".join(lines) + "\n"

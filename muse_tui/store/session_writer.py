@@ -205,10 +205,20 @@ def session_sheet(
         ],
         sections=list(song.arrangement.sections) if song.arrangement else [],
         chords=[c.symbol for c in song.progression.chords] if song.progression else [],
+        section_chords=_section_chords(song),
         files=files,
         full_arrangement=f"{MIDI_DIR}/{FULL_ARRANGEMENT}.mid" if song.tracks else None,
         progression_file=PROGRESSION_FILE if song.progression else None,
     )
+
+
+def _section_chords(song: SongState) -> list[tuple[str, list[str]]]:
+    """(section kind, chord symbols) for each kind the song has that plays its own chords."""
+    if song.progression is None or song.arrangement is None:
+        return []
+    kinds = dict.fromkeys(s.kind for s in song.arrangement.sections)
+    own = song.progression.sections
+    return [(k, [c.symbol for c in own[k].chords]) for k in kinds if k in own]
 
 
 def song_bars(song: SongState) -> int:

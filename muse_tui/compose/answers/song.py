@@ -67,11 +67,23 @@ def chords(pipeline: ComposerPipeline) -> Answer:
     ]
     listed = " – ".join(f"{r['chord']} ({r['numeral']}, {r['function']})" for r in rows)
     bars = progression.total_beats / song.beats_per_bar
-    text = (
-        f"In {song_key(song).name}: {listed}. The loop is {_count(bars, 'bar')} long"
-        f" and the sections cycle it as the arrangement says."
-    )
-    return Answer("chords", text, {"key": song_key(song).name, "chords": rows})
+    kinds = dict.fromkeys(s.kind for s in song.arrangement.sections) if song.arrangement else {}
+    own = {k: p for k, p in progression.sections.items() if k in kinds}
+    text = f"In {song_key(song).name}: {listed}. The loop is {_count(bars, 'bar')} long"
+    if own:
+        main = [k.replace("_", "-") for k in kinds if k not in own] or ["intro"]
+        text += f"; the {' and '.join(main)} play it, and "
+        text += "; ".join(
+            f"the {kind.replace('_', '-')} plays {' – '.join(c.symbol for c in p.chords)}"
+            for kind, p in own.items()
+        )
+        text += "."
+    else:
+        text += " and the sections cycle it as the arrangement says."
+    facts: dict[str, Any] = {"key": song_key(song).name, "chords": rows}
+    if own:
+        facts["sections"] = {k: [c.symbol for c in p.chords] for k, p in own.items()}
+    return Answer("chords", text, facts)
 
 
 def tempo(pipeline: ComposerPipeline) -> Answer:

@@ -240,7 +240,10 @@ def transposed(progression: EnrichedProgression, semitones: int, key: Key) -> En
                 }
             )
         )
-    return progression.model_copy(update={"key": key.tonic, "mode": key.mode, "chords": chords})
+    sections = {k: transposed(p, semitones, key) for k, p in progression.sections.items()}
+    return progression.model_copy(
+        update={"key": key.tonic, "mode": key.mode, "chords": chords, "sections": sections}
+    )
 
 
 def reversed_motion(progression: EnrichedProgression, style: str = "close") -> EnrichedProgression:

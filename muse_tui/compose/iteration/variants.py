@@ -16,7 +16,7 @@ from muse_tui.compose.arrangement import arrange
 from muse_tui.compose.critics.arrangement import judge_arrangement
 from muse_tui.compose.critics.listening import part_of
 from muse_tui.compose.effects import build_effects
-from muse_tui.compose.harmony import generate_progression
+from muse_tui.compose.section_harmony import song_progression
 from muse_tui.compose.seeding import derive_rng
 from muse_tui.compose.sounds import preset_reference, rank_sounds, song_brief
 from muse_tui.contracts import (
@@ -155,9 +155,7 @@ def progression_variant(
     if not (slot.index == 2 and slot.batch == 0 and slot.attempt == 0):
         rng = derive_rng(song.seed, 2, "progression", slot.variant)
         lifted = lifted_intent(intent, slot.dials, genre)
-        made = generate_progression(
-            lifted, rng, variant=slot.variant, beats_per_bar=song.beats_per_bar
-        )
+        made = song_progression(lifted, rng, variant=slot.variant, beats_per_bar=song.beats_per_bar)
     words = [f"more colour, dials {slot.dials:+.2f}"] if slot.dials else []
     if slot.structural:
         made = reversed_motion(
