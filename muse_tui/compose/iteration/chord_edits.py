@@ -65,12 +65,13 @@ def _recolour(revision: Revision, edit: Edit) -> None:
         indices = [index]
     else:
         indices = list(range(count))
-    if edit.operation in EXTENSIONS:
-        new = extended(
-            progression, indices, ninths=edit.operation == "jazzier", style=revision.voicing_style
-        )
-    else:
-        new = recoloured(progression, indices, edit.operation, revision.voicing_style)
+    new = _coloured(progression, indices, edit, revision.voicing_style)
+    if edit.scope.chord is None and progression.sections:  # every section's own chords too
+        sections = {
+            kind: _coloured(own, list(range(len(own.chords))), edit, revision.voicing_style)
+            for kind, own in progression.sections.items()
+        }
+        new = new.model_copy(update={"sections": sections})
     moved = [i for i in indices if new.chords[i] != progression.chords[i]]
     progression_changed(revision, new)
     for i in moved:
@@ -80,6 +81,14 @@ def _recolour(revision: Revision, edit: Edit) -> None:
     )
     done = {"sevenths": "Added sevenths", "jazzier": "Made the chords jazzier"}
     revision.sentences.append(f"{done.get(edit.operation, f'Made it {edit.operation}')} ({what}).")
+
+
+def _coloured(
+    progression: EnrichedProgression, indices: list[int], edit: Edit, style: str
+) -> EnrichedProgression:
+    if edit.operation in EXTENSIONS:
+        return extended(progression, indices, ninths=edit.operation == "jazzier", style=style)
+    return recoloured(progression, indices, edit.operation, style)
 
 
 def _replace_chord(revision: Revision, edit: Edit) -> None:

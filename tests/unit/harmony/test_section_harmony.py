@@ -111,3 +111,16 @@ def test_every_section_kind_rides_along_a_key_change(tmp_path: Path, session: Pa
                 parse_chord(new_chord.symbol).root_pc - parse_chord(old_chord.symbol).root_pc
             ) % 12
             assert shift == 2, (kind, old_chord.symbol, new_chord.symbol)
+
+
+def test_every_numeral_of_the_section_harmony_file_is_a_chord() -> None:
+    from muse_tui.knowledge.section_harmony import section_harmony_table
+    from muse_tui.theory import Key, parse_roman
+
+    table = section_harmony_table()
+    keys = {"major": Key("C", "major"), "minor": Key("A", "minor")}
+    for lists in (table.answers, table.builds, table.departures):
+        for third, options in lists.items():
+            for option in options:
+                for numeral in option.chords:
+                    assert parse_roman(numeral, keys[third]).pitch_classes, numeral
