@@ -127,7 +127,9 @@ class RunLedger:
                 if sync:  # the stages' files first: the checkpoint may only land after them
                     sync_files(self._take_unsynced())
                 pipeline_json = framed(frame, song_json)
-                write_state_files(self.session_dir, pipeline_json, song_json, durable=sync)
+                write_state_files(
+                    self.session_dir, pipeline_json, song_json, durable=sync, ours=not sweep
+                )
 
             self._writer.submit(write, durable=durable)
         p.recovery.checkpoint_path = str(pipeline_path(self.session_dir))
