@@ -189,10 +189,13 @@ def load_checkpoint(target: Path) -> ComposerPipeline:
         ) from None
     try:
         raw = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        where = (
-            f"not JSON at line {exc.lineno}" if isinstance(exc, ValueError) else "nested too deep"
-        )
+    except (ValueError, RecursionError) as exc:
+        if isinstance(exc, json.JSONDecodeError):
+            where = f"not JSON at line {exc.lineno}"
+        elif isinstance(exc, RecursionError):
+            where = "nested too deep"
+        else:  # past Python's limit on the digits of an integer
+            where = "a number too long to read"
         raise CheckpointError(
             f"cannot resume: {path} is corrupt ({where}); {_way_back(path, start_fresh)}."
         ) from None
