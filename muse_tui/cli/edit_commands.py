@@ -34,6 +34,7 @@ from muse_tui.engine.proposals import discard as discard_proposal
 from muse_tui.engine.proposals import preview as propose
 from muse_tui.engine.protocols import ApprovalGate, ApprovalRequest, AutoApprove
 from muse_tui.engine.routing import route
+from muse_tui.knowledge import SkillFileError
 from muse_tui.store.atomic import WriteFailed
 from muse_tui.store.checkpoint import CheckpointError, load_checkpoint
 from muse_tui.store.lock import SessionBusy
@@ -307,6 +308,12 @@ def _writing(step: Any, as_json: bool) -> Any:
         )
     except AlternativesError as exc:
         fail(str(exc), code=ExitCode.USAGE, as_json=as_json)
+    except SkillFileError as exc:  # the words a change is read with, or another table
+        fail(
+            f"A skill file is broken: {exc}.",
+            "Fix the file or restore it from the repository.",
+            as_json=as_json,
+        )
 
 
 def _variant_index(pick: str, labels: list[str], as_json: bool) -> int:

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from muse_tui.compose.intent.text import readable
 from muse_tui.contracts import (
     STAGE_NAMES,
     ComposerPipeline,
@@ -104,7 +105,7 @@ class Orchestrator:
         pipeline = ComposerPipeline(
             pipeline_id=pipeline_id or new_id(),
             session_id=session_id or new_session_id(now),
-            raw_prompt=prompt,
+            raw_prompt=readable(prompt),  # as S1 reads it: bytes that were not UTF-8 as U+FFFD
             song_state=SongState(seed=seed),
             config=config or PipelineConfig(),
             created_at=now.isoformat(),

@@ -9,6 +9,7 @@ from elsewhere) never replaces a good backup: it is kept aside as `*.corrupt`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -71,12 +72,17 @@ def _link_as_backup(path: Path) -> None:
     backup = backup_path(path)
     link = path.with_name(f".{path.name}.link{TMP_SUFFIX}")
     try:
-        link.unlink(missing_ok=True)
+        _remove(link)
         os.link(path, link)  # no bytes copied; the next write replaces `path` with a new file
         os.replace(link, backup)
     except OSError:
-        write_atomic(backup, path.read_bytes())
+        write_atomic(backup, path.read_bytes())  # a read-only folder: WriteFailed, one sentence
     finally:
         # When the backup already is this file (an earlier backup whose write changed
         # nothing), the rename finds one file under both names and leaves the link.
-        link.unlink(missing_ok=True)
+        _remove(link)
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(OSError):  # a read-only folder: the write after says so
+        path.unlink(missing_ok=True)
