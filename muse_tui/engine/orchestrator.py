@@ -38,7 +38,7 @@ from .attempts import Attempts, RunTimedOut
 from .collector import collector_paused
 from .event_order import OrderedEvents
 from .gates import Gates, RunCancelled
-from .ledger import DURABLE_STAGES, FREE_SPACE_HINT, RunLedger
+from .ledger import DURABLE_STAGES, RunLedger, write_failed_hint
 from .outcomes import combined_error
 from .protocols import ApprovalGate, AutoApprove, EventSink, NullSink, Playback
 from .stages import QualityRewind, StageRegistry
@@ -189,7 +189,7 @@ class _Run:
         except WriteFailed as exc:  # a checkpoint the disk refused (full, read-only)
             p.status = "failed"
             error = StageError(
-                code="FILE_WRITE_FAILED", message=str(exc), recovery_hint=FREE_SPACE_HINT
+                code="FILE_WRITE_FAILED", message=str(exc), recovery_hint=write_failed_hint(exc)
             )
         except RunTimedOut:
             p.status = "failed"
