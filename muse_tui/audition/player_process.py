@@ -28,7 +28,6 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator
-from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -42,8 +41,13 @@ from muse_tui.audition.ports import OutputPort, PortError
 from muse_tui.audition.priority import keep_time_first
 
 Opener = Callable[[], OutputPort | None]
-#: What ends a player: Ctrl-C (the parent's to handle), a closed terminal, a kill.
-ENDING_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+#: What ends a player: Ctrl-C (the parent's to handle), a closed terminal, a kill
+#: (Windows has no SIGHUP).
+ENDING_SIGNALS = frozenset(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+#: Signals can be held back from a thread (and its children) only on POSIX.
+_CAN_HOLD = hasattr(signal, "pthread_sigmask")
 #: Every player process not yet closed, for `silence_every_player` (a signal handler).
 _LIVE: weakref.WeakSet[PlayerProcess] = weakref.WeakSet()
 
@@ -71,8 +75,14 @@ def _signals_held() -> Iterator[None]:
     waits until `_serve` has its handlers: no KeyboardInterrupt traceback from a
     half-started child, no TERM lost. Here they arrive as soon as it has started.
     """
+    if not _CAN_HOLD:
+        yield
+        return
     # Starting multiprocessing's resource tracker unblocks INT and TERM on its way
-    # out: have it running first, so that happens before they are held.
+    # out: have it running first, so that happens before they are held. (POSIX only,
+    # so imported here, past the check.)
+    from multiprocessing import resource_tracker
+
     resource_tracker.ensure_running()
     held = signal.pthread_sigmask(signal.SIG_BLOCK, ENDING_SIGNALS)
     try:
@@ -266,7 +276,8 @@ def _serve(
         # playback like a close: every sounding note off, sustain off, All Notes Off.
         signal.signal(signal.SIGTERM, _end)
         signal.signal(signal.SIGHUP, _end)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, ENDING_SIGNALS)  # held since the start
+        if _CAN_HOLD:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, ENDING_SIGNALS)  # held since the start
         if realtime:
             # Every thread of this process, not just the player's: one that holds the
             # GIL must not wait behind the rest of the machine while the player waits for it.
