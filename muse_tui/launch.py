@@ -21,6 +21,15 @@ import sys
 
 def main() -> None:
     """What the `muse-studio` script runs."""
+    try:
+        _start()
+    except KeyboardInterrupt:
+        # Ctrl-C before a command took it over (starting up takes a second or more on a
+        # loaded machine): nothing was begun, so no traceback, and the shell's code for INT.
+        sys.exit(130)
+
+
+def _start() -> None:
     if len(sys.argv) <= 1:
         gc.disable()
         from muse_tui.tui.app import run_studio

@@ -25,6 +25,7 @@ from muse_tui.audition.ports import OutputPort
 from muse_tui.audition.priority import keep_time_first
 from muse_tui.audition.schedule import (
     BEND,
+    CC_ALL_SOUND_OFF,
     NOTE_OFF,
     NOTE_ON,
     PRESSURE,
@@ -385,6 +386,10 @@ class Performer:
         self.closing = True
         try:
             self._release()
+            # The player is going away (closed, a signal, its parent gone): All Sound Off
+            # too, for a synth that holds its voices past All Notes Off (a sustained pad).
+            channels = sorted({p.channel for p in self.parts.values()})
+            self._send([(0xB0 | ch, CC_ALL_SOUND_OFF, 0) for ch in channels], best_effort=True)
             self.heap.clear()
             self.transport = self.transport.stopped(self.clock())
         finally:

@@ -21,6 +21,7 @@ import functools
 import gc
 import itertools
 import multiprocessing as mp
+import os
 import signal
 import sys
 import threading
@@ -40,6 +41,54 @@ from muse_tui.audition.ports import OutputPort, PortError
 from muse_tui.audition.priority import keep_time_first
 
 Opener = Callable[[], OutputPort | None]
+#: What ends a player: Ctrl-C (the parent's to handle), a closed terminal, a kill
+#: (Windows has no SIGHUP).
+ENDING_SIGNALS = frozenset(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+#: Signals can be held back from a thread (and its children) only on POSIX.
+_CAN_HOLD = hasattr(signal, "pthread_sigmask")
+#: Every player process not yet closed, for `silence_every_player` (a signal handler).
+_LIVE: weakref.WeakSet[PlayerProcess] = weakref.WeakSet()
+
+
+def silence_every_player() -> None:
+    """Tell every player process of ours to let every note go and end, at once.
+
+    Safe in a signal handler: one `kill` per child, nothing that waits or takes a
+    lock, so a signal that lands in the middle of a command to the child (or of
+    closing it) still silences it; TERM is the child's own panic (see `_serve`).
+    """
+    for player in list(_LIVE):
+        pid = player._process.pid
+        if pid is not None:
+            with contextlib.suppress(OSError):  # already gone: it let go as it ended
+                os.kill(pid, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold INT, TERM and HUP back from this thread while it starts the child.
+
+    The child inherits the mask across its exec, so a signal that reaches it
+    while Python starts up and imports (a second or more on a loaded machine)
+    waits until `_serve` has its handlers: no KeyboardInterrupt traceback from a
+    half-started child, no TERM lost. Here they arrive as soon as it has started.
+    """
+    if not _CAN_HOLD:
+        yield
+        return
+    # Starting multiprocessing's resource tracker unblocks INT and TERM on its way
+    # out: have it running first, so that happens before they are held. (POSIX only,
+    # so imported here, past the check.)
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, ENDING_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 @contextlib.contextmanager
@@ -100,7 +149,8 @@ class PlayerProcess(PlayerControls):
             name="muse-audition",
             daemon=False,  # a daemon is killed at exit, before it can let its notes go
         )
-        with _real_stdio():
+        _LIVE.add(self)  # before it starts: a signal handler may run as soon as it has
+        with _real_stdio(), _signals_held():
             self._process.start()
         child_commands.close()
         child_updates.close()
@@ -139,6 +189,7 @@ class PlayerProcess(PlayerControls):
             self._post(("close", None))
             self._closed = True
             atexit.unregister(self._at_exit)
+            _LIVE.discard(self)
         self._process.join(timeout)
         if self._process.is_alive():  # it stopped answering: do not hang the studio on it
             self._process.terminate()
@@ -201,6 +252,10 @@ class _Ended(Exception):
 
 
 def _end(signum: int, _frame: object) -> None:
+    # Ignored before raising: a second signal (HUP to the group and TERM from the parent
+    # come together) finds them ignored, and cannot cut the release in `_serve`'s finally.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
     raise _Ended(signum)
 
 
@@ -208,16 +263,6 @@ def _serve(
     opener: Opener | None, commands: Connection, updates: Connection, realtime: bool
 ) -> None:
     """The child process: a `Player` fed from the pipe, publishing back through the other."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the studio's to handle, then close
-    # A closed terminal (HUP, to the whole process group) or a kill (TERM) ends
-    # playback like a close: every sounding note off, sustain off, All Notes Off.
-    signal.signal(signal.SIGTERM, _end)
-    signal.signal(signal.SIGHUP, _end)
-    if realtime:
-        # Every thread of this process, not just the player's: one that holds the
-        # GIL must not wait behind the rest of the machine while the player waits for it.
-        keep_time_first()
-        sys.setswitchinterval(0.0005)
     lock = threading.Lock()
 
     def tell(*message: Any) -> None:
@@ -226,6 +271,18 @@ def _serve(
 
     player: Player | None = None
     try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's, then close
+        # A closed terminal (HUP, to the whole process group) or a kill (TERM) ends
+        # playback like a close: every sounding note off, sustain off, All Notes Off.
+        signal.signal(signal.SIGTERM, _end)
+        signal.signal(signal.SIGHUP, _end)
+        if _CAN_HOLD:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, ENDING_SIGNALS)  # held since the start
+        if realtime:
+            # Every thread of this process, not just the player's: one that holds the
+            # GIL must not wait behind the rest of the machine while the player waits for it.
+            keep_time_first()
+            sys.setswitchinterval(0.0005)
         player = Player(None, on_change=lambda s, t: tell("board", s, t), realtime=realtime)
         player._send(_use(opener))
         player.sync()

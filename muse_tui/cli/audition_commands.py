@@ -109,8 +109,8 @@ def _load_song(ref: str) -> SongState:
         return SongState.from_json(path.read_bytes())
     except FileNotFoundError:
         fail(f"{folder} has no song yet ({path.name} is missing)", "Resume or recompose it.")
-    except (OSError, ValueError) as exc:
-        first = str(exc).splitlines()[0]
+    except (OSError, ValueError, RecursionError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else "nested too deep"
         fail(f"The song in {path} cannot be read ({first})", "Resume the session to rewrite it.")
 
 

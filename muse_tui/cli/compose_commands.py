@@ -18,7 +18,7 @@ from muse_tui.engine.orchestrator import Orchestrator, run_blocking
 from muse_tui.engine.protocols import ApprovalGate, AutoApprove
 from muse_tui.engine.registry import product_stages
 from muse_tui.knowledge import SkillFileError
-from muse_tui.store.atomic import WriteFailed
+from muse_tui.store.atomic import WriteFailed, write_advice
 from muse_tui.store.checkpoint import CheckpointError, load_checkpoint
 from muse_tui.store.manifest import read_manifest
 from muse_tui.store.sessions import sessions_root
@@ -191,10 +191,12 @@ def intent(prompt: str, as_json: bool) -> None:
         click.echo(f"  ? {a.reason}" + (f" ({', '.join(a.options)})" if a.options else ""))
 
 
-_NO_ROOM = (
-    "Free some space or choose another folder with --out, then compose again "
-    "(`muse-studio sessions clean --incomplete` removes the unfinished session)."
-)
+def _no_write(advice: str) -> str:
+    """What to do after the disk refused the session: `advice` (a clause), then compose again."""
+    return (
+        f"{advice[0].upper()}{advice[1:]} (or choose another folder with --out), then compose "
+        "again (`muse-studio sessions clean --incomplete` removes the unfinished session)."
+    )
 
 
 def _run(coro: object, progress: TerminalProgress, as_json: bool) -> ComposerPipeline:
@@ -203,7 +205,7 @@ def _run(coro: object, progress: TerminalProgress, as_json: bool) -> ComposerPip
     except CheckpointError as exc:
         fail(str(exc), as_json=as_json)
     except WriteFailed as exc:  # a full disk, a read-only folder: says which file and why
-        fail(str(exc), _NO_ROOM, as_json=as_json)
+        fail(str(exc), _no_write(write_advice(exc)), as_json=as_json)
     except OSError as exc:  # the sessions folder itself cannot be made or written
         where = f" {exc.filename}" if exc.filename else ""
         fail(
@@ -215,7 +217,9 @@ def _run(coro: object, progress: TerminalProgress, as_json: bool) -> ComposerPip
         fail("Cancelled.", as_json=as_json)
     error = progress.finish_error
     if pipeline.status == "failed" and error is not None and error.code == "FILE_WRITE_FAILED":
-        fail(error.message, _NO_ROOM, as_json=as_json)  # the engine ended the run on a full disk
+        # The engine ended the run on a write the disk refused; its hint says why.
+        advice = (error.recovery_hint or "").split(", then ")[0] or "check the folder"
+        fail(error.message, _no_write(advice), as_json=as_json)
     return pipeline
 
 

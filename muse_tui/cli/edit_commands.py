@@ -34,7 +34,8 @@ from muse_tui.engine.proposals import discard as discard_proposal
 from muse_tui.engine.proposals import preview as propose
 from muse_tui.engine.protocols import ApprovalGate, ApprovalRequest, AutoApprove
 from muse_tui.engine.routing import route
-from muse_tui.store.atomic import WriteFailed
+from muse_tui.knowledge import SkillFileError
+from muse_tui.store.atomic import WriteFailed, advice_sentence
 from muse_tui.store.checkpoint import CheckpointError, load_checkpoint
 from muse_tui.store.lock import SessionBusy
 from muse_tui.store.transaction import SessionChanged
@@ -300,13 +301,15 @@ def _writing(step: Any, as_json: bool) -> Any:
     except (SessionBusy, SessionChanged) as exc:  # a rival writer: its sentence says what to do
         fail(str(exc), as_json=as_json)
     except WriteFailed as exc:
-        fail(
-            str(exc),
-            "Free some space or check the folder's permissions, then try again.",
-            as_json=as_json,
-        )
+        fail(str(exc), advice_sentence(exc), as_json=as_json)
     except AlternativesError as exc:
         fail(str(exc), code=ExitCode.USAGE, as_json=as_json)
+    except SkillFileError as exc:  # the words a change is read with, or another table
+        fail(
+            f"A skill file is broken: {exc}.",
+            "Fix the file or restore it from the repository.",
+            as_json=as_json,
+        )
 
 
 def _variant_index(pick: str, labels: list[str], as_json: bool) -> int:

@@ -20,7 +20,7 @@ from muse_tui.compose.jam.song import round_song
 from muse_tui.contracts.jam import JamRound
 from muse_tui.engine.jam import Jam
 from muse_tui.knowledge import SkillFileError
-from muse_tui.store.atomic import WriteFailed, write_atomic
+from muse_tui.store.atomic import WriteFailed, advice_sentence, write_atomic
 from muse_tui.store.sessions import sessions_root
 from muse_tui.store.smf import write_song_midi
 
@@ -82,7 +82,7 @@ def jam(
     except SkillFileError as exc:
         fail(f"A skill file is broken: {exc}.", "Fix the file or restore it.", as_json=as_json)
     except (WriteFailed, OSError) as exc:
-        fail(f"Could not write the kept session: {exc}.", "Free some space.", as_json=as_json)
+        fail(f"Could not write the kept session: {exc}.", advice_sentence(exc), as_json=as_json)
     _report_after(played, kept, out, prompt, seed, as_json)
 
 
@@ -99,7 +99,7 @@ def _report_after(
             for round_ in played:
                 _write_round(out, prompt, seed, round_)
     except (WriteFailed, OSError) as exc:
-        fail(f"Could not write the rounds to {out}: {exc}.", "Free some space.", as_json=as_json)
+        fail(f"Could not write the rounds to {out}: {exc}.", advice_sentence(exc), as_json=as_json)
     _report(played, kept, as_json)
 
 

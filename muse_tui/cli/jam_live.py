@@ -17,7 +17,7 @@ import click
 from muse_tui.contracts.jam import JamRound
 from muse_tui.engine.jam import Jam
 from muse_tui.knowledge import SkillFileError
-from muse_tui.store.atomic import WriteFailed
+from muse_tui.store.atomic import WriteFailed, advice_sentence
 from muse_tui.store.sessions import sessions_root
 from muse_tui.tui.jam_live import LiveJam
 
@@ -64,7 +64,7 @@ def play_live(
             sys.exit(exit_code(interrupt))
         except (WriteFailed, OSError) as exc:
             player.stop()
-            fail(f"Could not write the kept session: {exc}.", "Free some space.")
+            fail(f"Could not write the kept session: {exc}.", advice_sentence(exc))
         finally:
             player.close()
             band.close()

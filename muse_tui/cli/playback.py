@@ -12,17 +12,18 @@ from dataclasses import dataclass, field
 from rich.console import Console
 
 from muse_tui.audition import PlayerProcess, PortError, choose_output, open_virtual_output
+from muse_tui.audition.player_process import silence_every_player
 from muse_tui.contracts import SongState
 from muse_tui.engine.protocols import PlaybackUnavailable
 from muse_tui.knowledge.midi_setup import midi_port_hint
 
 from .common import fail
 
-ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+ENDING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 class Ended(KeyboardInterrupt):
-    """SIGTERM or SIGHUP arrived: handled like Ctrl-C, so playback stops and every note goes."""
+    """Ctrl-C, SIGTERM or SIGHUP arrived: playback stops and every note goes."""
 
     def __init__(self, signum: int) -> None:
         super().__init__(signal.Signals(signum).name)
@@ -35,13 +36,29 @@ def exit_code(interrupt: KeyboardInterrupt) -> int:
 
 
 def _raise_ended(signum: int, _frame: object) -> None:
+    # The players are silenced here, in the handler, and not by the code the exception
+    # unwinds to: it may land anywhere (half way through a command to the player, or
+    # through closing it), and that code could then be skipped. Later signals are only
+    # noted, so none cuts the way out short.
+    silence_every_player()
+    for heard in ENDING_SIGNALS:
+        if signal.getsignal(heard) is _raise_ended:
+            signal.signal(heard, _noted)
     raise Ended(signum)
+
+
+def _noted(signum: int, _frame: object) -> None:
+    """A signal after the first: the players are already letting go, and we are leaving."""
 
 
 @contextlib.contextmanager
 def ending_on_signals() -> Iterator[None]:
-    """While playing, TERM and HUP (a closed terminal) raise `Ended` in the main thread."""
-    previous = {s: signal.signal(s, _raise_ended) for s in ENDING_SIGNALS}
+    """While playing, Ctrl-C, TERM and HUP (a closed terminal) silence every player, then
+    raise `Ended` in the main thread."""
+    # A signal ignored from the start stays ignored: `nohup` ignores HUP, and a
+    # non-interactive shell's `&` ignores INT, so Ctrl-C in that terminal is not ours.
+    heard = [s for s in ENDING_SIGNALS if signal.getsignal(s) is not signal.SIG_IGN]
+    previous = {s: signal.signal(s, _raise_ended) for s in heard}
     try:
         yield
     finally:

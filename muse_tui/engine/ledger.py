@@ -20,7 +20,7 @@ from muse_tui.contracts import (
     StageFailed,
     StageRecord,
 )
-from muse_tui.store.atomic import remove_temp_files, sync_files
+from muse_tui.store.atomic import remove_temp_files, sync_files, write_advice
 from muse_tui.store.checkpoint import (
     STATE_DIR,
     SongJson,
@@ -41,8 +41,11 @@ from .stages import StageResult
 #: work. The others are cheap to redo, so theirs are only renamed into place: whole after
 #: a killed process, and at worst lost to a power cut (the run resumes a stage earlier).
 DURABLE_STAGES = frozenset({4, 6})
-#: What to do after a write the disk refused (full, read-only).
-FREE_SPACE_HINT = "free some space, then resume it with `muse-studio resume SESSION`"
+
+
+def write_failed_hint(exc: OSError) -> str:
+    """What to do after a write the disk refused (full, read-only, a link leading out)."""
+    return f"{write_advice(exc)}, then resume it with `muse-studio resume SESSION`"
 
 
 @dataclass
@@ -127,7 +130,9 @@ class RunLedger:
                 if sync:  # the stages' files first: the checkpoint may only land after them
                     sync_files(self._take_unsynced())
                 pipeline_json = framed(frame, song_json)
-                write_state_files(self.session_dir, pipeline_json, song_json, durable=sync)
+                write_state_files(
+                    self.session_dir, pipeline_json, song_json, durable=sync, ours=not sweep
+                )
 
             self._writer.submit(write, durable=durable)
         p.recovery.checkpoint_path = str(pipeline_path(self.session_dir))
@@ -162,7 +167,7 @@ class RunLedger:
             if p.status in ("completed", "completed_partial"):
                 p.status = "failed"  # the session on disk lacks the run's last checkpoint
             error = error or StageError(
-                code="FILE_WRITE_FAILED", message=str(exc), recovery_hint=FREE_SPACE_HINT
+                code="FILE_WRITE_FAILED", message=str(exc), recovery_hint=write_failed_hint(exc)
             )
         self.events.emit(
             PipelineFinished(

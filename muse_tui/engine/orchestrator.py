@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from muse_tui.compose.intent.text import readable
 from muse_tui.contracts import (
     STAGE_NAMES,
     ComposerPipeline,
@@ -37,7 +38,7 @@ from .attempts import Attempts, RunTimedOut
 from .collector import collector_paused
 from .event_order import OrderedEvents
 from .gates import Gates, RunCancelled
-from .ledger import DURABLE_STAGES, FREE_SPACE_HINT, RunLedger
+from .ledger import DURABLE_STAGES, RunLedger, write_failed_hint
 from .outcomes import combined_error
 from .protocols import ApprovalGate, AutoApprove, EventSink, NullSink, Playback
 from .stages import QualityRewind, StageRegistry
@@ -104,7 +105,7 @@ class Orchestrator:
         pipeline = ComposerPipeline(
             pipeline_id=pipeline_id or new_id(),
             session_id=session_id or new_session_id(now),
-            raw_prompt=prompt,
+            raw_prompt=readable(prompt),  # as S1 reads it: bytes that were not UTF-8 as U+FFFD
             song_state=SongState(seed=seed),
             config=config or PipelineConfig(),
             created_at=now.isoformat(),
@@ -188,7 +189,7 @@ class _Run:
         except WriteFailed as exc:  # a checkpoint the disk refused (full, read-only)
             p.status = "failed"
             error = StageError(
-                code="FILE_WRITE_FAILED", message=str(exc), recovery_hint=FREE_SPACE_HINT
+                code="FILE_WRITE_FAILED", message=str(exc), recovery_hint=write_failed_hint(exc)
             )
         except RunTimedOut:
             p.status = "failed"

@@ -81,8 +81,7 @@ async def preview(
         return result
     written, removed = moved_files(change)
     if not proposes(result.cost, floor):
-        keep_backups(session_dir)
-        change.commit()
+        change.commit()  # the backups the checkpoint's write made are in it
         sweep_proposal_folder(session_dir)
         return result.model_copy(update={"updated_files": sorted(written)})
     pending = load_pending(session_dir)
@@ -146,8 +145,8 @@ def accept(pipeline: ComposerPipeline, session_dir: Path) -> ModifySongResult:
                 f"The proposal “{proposal.request}” was made on an older version of the song "
                 "(it has changed since), so it was not applied; discard it and ask again."
             )
-        keep_backups(session_dir)  # as writing the checkpoint does, before the change
         with session_change(session_dir) as change:
+            keep_backups(session_dir)  # as writing the checkpoint does: with the change
             for relative in proposal.changed_files:
                 change.put(relative, read_proposed_file(session_dir, relative))
             for relative in proposal.removed_files:

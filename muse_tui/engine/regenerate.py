@@ -79,8 +79,9 @@ def regenerate(draft: Draft, targets: Targets) -> None:
         draft.song = draft.song.model_copy(update={"progression": _progression(draft)})
     if targets.arrangement is not None:
         draft.song = draft.song.model_copy(update={"arrangement": targets.arrangement})
-    rewrite = list(dict.fromkeys([*draft.parts, *targets.parts]))
     by_id = {t.id: t for t in draft.song.tracks}
+    # A track the same request removed ("half-time no drums") has no part left to write.
+    rewrite = [t for t in dict.fromkeys([*draft.parts, *targets.parts]) if t in by_id]
     for track_id in sorted(rewrite, key=lambda i: not writes_first(by_id[i].role)):
         rewrite_part(draft, track_id)
     if targets.presets or any(v == "genre" for v in targets.chains.values()):

@@ -47,6 +47,12 @@ def load_table(relative_path: str, shape: type[T] | Any, root: Path | None = Non
         raise SkillFileError(path, "the file is missing") from None
     except json.JSONDecodeError as exc:
         raise SkillFileError(path, f"not valid JSON at line {exc.lineno}: {exc.msg}") from None
+    except UnicodeDecodeError:
+        raise SkillFileError(path, "not UTF-8 text") from None
+    except RecursionError:
+        raise SkillFileError(path, "nested too deep") from None
+    except ValueError:  # past Python's limit on the digits of an integer
+        raise SkillFileError(path, "a number too long to read") from None
     except OSError as exc:
         raise SkillFileError(path, f"cannot be read ({exc.strerror})") from None
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -15,6 +16,31 @@ TMP_SUFFIX = ".tmp"
 
 class WriteFailed(OSError):
     """A file could not be written; the message says which and why, in one sentence."""
+
+
+_NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+_NOT_ALLOWED = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
+
+
+def write_advice(exc: OSError) -> str:
+    """What to do about a write that failed, from why it failed (a clause: lowercase, no stop).
+
+    Space only helps a full disk: a read-only folder needs its permissions, and a
+    write refused because a link leads out of the session folder (no errno) the link gone.
+    """
+    if exc.errno in _NO_ROOM:
+        return "free some space"
+    if exc.errno in _NOT_ALLOWED:
+        return "make the folder writable, or choose another"
+    if exc.errno is None and "outside the session folder" in str(exc):
+        return "remove the link that leads out of the session folder"
+    return "check the folder and the disk"
+
+
+def advice_sentence(exc: OSError, then: str = "try again") -> str:
+    """`write_advice` as the sentence after an error: "Free some space, then try again."."""
+    advice = write_advice(exc)
+    return f"{advice[0].upper()}{advice[1:]}, then {then}."
 
 
 class Staging(Protocol):

@@ -1,6 +1,6 @@
 """Pipeline checkpoints: `state/pipeline-state.json` and `state/song-state.json`.
 
-Each write keeps the previous checkpoint as `*.bak`. Loading refuses, with a
+Each write keeps the previous checkpoint as `*.bak` (store/backups.py). Loading refuses, with a
 sentence that says what to do, a checkpoint that is corrupt or from another
 schema major version.
 """
@@ -8,26 +8,19 @@ schema major version.
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from muse_tui.contracts import SCHEMA_VERSION, ComposerPipeline, Contract, Region, SongState
-from muse_tui.store.atomic import (
-    STAGING,
-    TMP_SUFFIX,
-    WriteFailed,
-    write_atomic,
-    write_atomic_files,
-)
+from muse_tui.store.atomic import STAGING, WriteFailed, write_atomic_files
+from muse_tui.store.backups import good_backup, keep_as_backup
 from muse_tui.store.transaction import note_checkpoint, recover, refuse_outside_all
 
 STATE_DIR = "state"
 PIPELINE_FILE = "pipeline-state.json"
 SONG_FILE = "song-state.json"
-BACKUP_SUFFIX = ".bak"
 # A stand-in song whose title is a fresh UUID, so its JSON appears nowhere else in a pipeline.
 _STAND_IN = SongState(title=f"stand-in {uuid.uuid4()}")
 
@@ -63,14 +56,21 @@ def write_checkpoint(
 
 
 def write_state_files(
-    session_dir: Path, pipeline_bytes: bytes, song_bytes: bytes, *, durable: bool = True
+    session_dir: Path,
+    pipeline_bytes: bytes,
+    song_bytes: bytes,
+    *,
+    durable: bool = True,
+    ours: bool = False,
 ) -> Path:
-    """`write_checkpoint` of JSON already made: the pipeline file's and the song file's bytes."""
+    """`write_checkpoint` of JSON already made: the pipeline file's and the song file's bytes.
+
+    `ours`: the files there now are this writer's previous checkpoint (see `keep_as_backup`).
+    """
     files = [(song_path(session_dir), song_bytes), (pipeline_path(session_dir), pipeline_bytes)]
     refuse_outside_all(session_dir, [path for path, _ in files])
     for path, _ in files:
-        if path.exists():
-            keep_as_backup(path)
+        keep_as_backup(path, ours=ours)  # in an open change, the backup lands with the change
     write_atomic_files(files, durable=durable)  # one folder fsync makes both renames durable
     if STAGING.get() is None:
         note_checkpoint(session_dir, pipeline_bytes)
@@ -160,19 +160,6 @@ def framed(frame: tuple[bytes, bytes], song_json: bytes) -> bytes:
     return b"".join((before, b'"songState":', song_json, after))
 
 
-def keep_as_backup(path: Path) -> None:
-    """Make the current file the backup: a hard link renamed into place, or a copy."""
-    backup = path.with_name(path.name + BACKUP_SUFFIX)
-    link = path.with_name(f".{path.name}.link{TMP_SUFFIX}")
-    try:
-        link.unlink(missing_ok=True)
-        os.link(path, link)  # no bytes copied; the next write replaces `path` with a new file
-        os.replace(link, backup)
-    except OSError:
-        link.unlink(missing_ok=True)
-        write_atomic(backup, path.read_bytes())
-
-
 def resolve_checkpoint(target: Path) -> Path:
     """The pipeline-state file for a session folder or a checkpoint path."""
     return pipeline_path(target) if target.is_dir() else target
@@ -198,23 +185,32 @@ def load_checkpoint(target: Path) -> ComposerPipeline:
         raise CheckpointError(f"cannot resume: {path} cannot be read ({exc.strerror}).") from None
     except UnicodeDecodeError:
         raise CheckpointError(
-            f"cannot resume: {path} is corrupt (not UTF-8 text); resume from its backup "
-            f"{path.name}{BACKUP_SUFFIX} or {start_fresh}."
+            f"cannot resume: {path} is corrupt (not UTF-8 text); {_way_back(path, start_fresh)}."
         ) from None
     try:
         raw = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        where = (
-            f"not JSON at line {exc.lineno}" if isinstance(exc, ValueError) else "nested too deep"
-        )
+    except (ValueError, RecursionError) as exc:
+        if isinstance(exc, json.JSONDecodeError):
+            where = f"not JSON at line {exc.lineno}"
+        elif isinstance(exc, RecursionError):
+            where = "nested too deep"
+        else:  # past Python's limit on the digits of an integer
+            where = "a number too long to read"
         raise CheckpointError(
-            f"cannot resume: {path} is corrupt ({where}); "
-            f"resume from its backup {path.name}{BACKUP_SUFFIX} or {start_fresh}."
+            f"cannot resume: {path} is corrupt ({where}); {_way_back(path, start_fresh)}."
         ) from None
     pipeline = _validated(raw, path, start_fresh)
     if session_dir is not None:
         note_checkpoint(session_dir, data)
     return pipeline
+
+
+def _way_back(path: Path, start_fresh: str) -> str:
+    """Resume from the backup when it is whole, else start fresh (a bad backup is no way back)."""
+    backup = good_backup(path)
+    if backup is None:
+        return start_fresh
+    return f"resume from its backup {backup.name} (rename it to {path.name}) or {start_fresh}"
 
 
 def _validated(raw: object, path: Path, start_fresh: str) -> ComposerPipeline:

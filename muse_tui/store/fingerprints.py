@@ -6,13 +6,14 @@ import hashlib
 from pathlib import Path
 
 from muse_tui.store.atomic import TMP_SUFFIX, walk_files
+from muse_tui.store.backups import BACKUP_SUFFIX, CORRUPT_SUFFIX
 from muse_tui.store.lock import LOCK_FILE
 from muse_tui.store.proposal_file import PROPOSAL_DIR
 from muse_tui.store.transaction import CHANGE_DIR
 
 #: Folders at the session's top that hold work in flight, not the session's files.
 WORKING_FOLDERS = frozenset({PROPOSAL_DIR, CHANGE_DIR})
-_NOT_SESSION_FILES = (".bak", TMP_SUFFIX, LOCK_FILE)
+_NOT_SESSION_FILES = (BACKUP_SUFFIX, CORRUPT_SUFFIX, TMP_SUFFIX, LOCK_FILE)
 
 
 def session_fingerprints(session_dir: Path) -> dict[str, str]:

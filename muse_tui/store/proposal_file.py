@@ -22,8 +22,9 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
-from muse_tui.store.atomic import STAGING, remove_file, walk_files, write_atomic
-from muse_tui.store.checkpoint import BACKUP_SUFFIX, keep_as_backup, pipeline_path, song_path
+from muse_tui.store.atomic import STAGING, remove_file, walk_files
+from muse_tui.store.backups import BACKUP_SUFFIX, CORRUPT_SUFFIX, keep_as_backup
+from muse_tui.store.checkpoint import pipeline_path, song_path
 from muse_tui.store.transaction import SessionChange, recover, session_change
 
 PROPOSAL_DIR = "proposal"
@@ -36,60 +37,30 @@ def capture(session_dir: Path) -> Iterator[SessionChange]:
     """Collect the writes the block makes to the session, and write none of them.
 
     The returned change can still be committed (`SessionChange.commit`) to
-    make it after all, exactly as the writers would have. The checkpoint's
-    backups, which writing a checkpoint replaces at once, are put back.
+    make it after all, exactly as the writers would have, the checkpoint's
+    backups with it (`store.backups` stages them in the change).
     """
     recover(session_dir)
-    backups = _backups(session_dir)
     change = SessionChange(session_dir)
     token = STAGING.set(change)
     try:
         yield change
     finally:
         STAGING.reset(token)
-        _restore_backups(session_dir, backups)
 
 
 def keep_backups(session_dir: Path) -> None:
-    """Back up the checkpoint as writing it would: what accepting does before it lands."""
+    """Back up the checkpoint as writing it would, in the open change: what accepting does."""
     for path in _state_files(session_dir):
-        if path.exists():
-            keep_as_backup(path)
+        keep_as_backup(path)
 
 
 def _state_files(session_dir: Path) -> list[Path]:
     return [pipeline_path(session_dir), song_path(session_dir)]
 
 
-def _backups(session_dir: Path) -> dict[Path, tuple[int, bytes] | None]:
-    """The checkpoint's backups as they are (file and bytes): writing a checkpoint replaces them."""
-    found: dict[Path, tuple[int, bytes] | None] = {}
-    for path in _state_files(session_dir):
-        backup = path.with_name(path.name + BACKUP_SUFFIX)
-        try:
-            found[backup] = (backup.stat().st_ino, backup.read_bytes())
-        except OSError:
-            found[backup] = None
-    return found
-
-
-def _restore_backups(session_dir: Path, backups: dict[Path, tuple[int, bytes] | None]) -> None:
-    """Put back the backups a captured checkpoint write replaced; the session stays untouched.
-
-    A replaced backup is a hard link to the live checkpoint; it is written
-    back as its own file, so backing up again later is not a rename onto itself.
-    """
-    for backup, was in backups.items():
-        try:
-            now: int | None = backup.stat().st_ino
-        except OSError:
-            now = None
-        if now == (was[0] if was else None):
-            continue
-        if was is None:
-            backup.unlink(missing_ok=True)
-        else:
-            write_atomic(backup, was[1])
+#: Files a change keeps beside the state (`store.backups`), not part of the song.
+_KEPT_ASIDE = (BACKUP_SUFFIX, CORRUPT_SUFFIX)
 
 
 def moved_files(change: SessionChange) -> tuple[dict[str, bytes], list[str]]:
@@ -100,7 +71,7 @@ def moved_files(change: SessionChange) -> tuple[dict[str, bytes], list[str]]:
     root = change.session_dir
     written = {}
     for relative, data in change.files.items():
-        if relative.startswith(f"{PROPOSAL_DIR}/"):
+        if relative.startswith(f"{PROPOSAL_DIR}/") or relative.endswith(_KEPT_ASIDE):
             continue
         try:
             same = (root / relative).read_bytes() == data

@@ -24,7 +24,10 @@ from muse_tui.store.settings import load_settings
 
 SESSIONS_ENV = "MUSE_SESSIONS_DIR"
 DEFAULT_SESSIONS_DIR = "sessions"
-SESSION_ID = re.compile(r"^session-(\d{8})-[0-9a-z]{6}$")
+#: A session's id; a suffix (`-copy1`) is a copied session, as file managers name copies.
+SESSION_ID = re.compile(r"^session-(\d{8})-[0-9a-z]{6}(?:-[0-9a-z]{1,32})?$")
+#: A state file larger than this is not read to summarise its session in a listing.
+MAX_SUMMARY_BYTES = 64 * 1024 * 1024
 #: Files younger than this may belong to a run still writing; clean leaves them alone.
 IDLE_SECONDS = 60.0
 _RESERVED = re.compile(r"^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$", re.IGNORECASE)
@@ -315,9 +318,14 @@ def _mtime(path: Path) -> float:
 
 
 def _json(path: Path) -> dict[str, Any] | None:
+    """The JSON object in `path`, or None for anything else: one bad file must not stop a
+    listing of every session (nested past the recursion limit, numbers past the digit
+    limit, a state file too large to summarise)."""
     try:
+        if path.stat().st_size > MAX_SUMMARY_BYTES:
+            return None
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
 

@@ -143,7 +143,18 @@ def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
         return Settings(), [f"{path} could not be read ({exc}); using the default settings."]
     except tomllib.TOMLDecodeError as exc:
         return Settings(), [f"{path} is not valid TOML ({exc}); using the default settings."]
+    except (ValueError, RecursionError) as exc:  # a number past the digit limit, deep nesting
+        return Settings(), [f"{path} is not valid TOML ({_why(exc)}); using the default settings."]
     return _validated(raw, path)
+
+
+def _why(exc: BaseException) -> str:
+    """Why the file could not be read, in a few words (not Python's advice on its limits)."""
+    if isinstance(exc, RecursionError):
+        return "nested too deep"
+    if isinstance(exc, ValueError) and "digits" in str(exc):
+        return "a number too long to read"
+    return str(exc)
 
 
 def _validated(raw: dict[str, Any], path: Path) -> tuple[Settings, list[str]]:
@@ -204,8 +215,8 @@ def _on_disk(path: Path) -> dict[str, Any]:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return {}
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:  # TOMLDecodeError is a ValueError
         raise SettingsUnreadable(
-            f"{path} cannot be read ({exc}), so it was left as it is and nothing was saved; "
+            f"{path} cannot be read ({_why(exc)}), so it was left as it is and nothing was saved; "
             "fix or remove it to save settings again"
         ) from None

@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import shutil
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -46,7 +47,9 @@ class _Seen:
 
     A compose checkpoints after every stage and only the last one is ever
     compared, so the bytes are kept (they are already in memory) and hashed
-    once, if at all; hashing each took a millisecond of every compose.
+    once, if at all; hashing each took a millisecond of every compose. Only the
+    session noted last keeps its bytes: the others are hashed when it is noted,
+    so a long studio session holds one checkpoint, not one per song.
     """
 
     __slots__ = ("_data", "_digest")
@@ -63,8 +66,12 @@ class _Seen:
         return self._digest
 
 
-#: Per session folder, the checkpoint this process last read or wrote.
+#: Per session folder, the checkpoint this process last read or wrote (the newest last).
 _seen: dict[Path, _Seen] = {}
+#: Sessions remembered; the one touched longest ago is forgotten past this (it is then
+#: only not checked for a rival writer, as a session this process never opened).
+MOST_SESSIONS_SEEN = 256
+_seen_lock = threading.Lock()
 
 
 class SessionChanged(WriteFailed):
@@ -73,7 +80,16 @@ class SessionChanged(WriteFailed):
 
 def note_checkpoint(session_dir: Path, data: bytes) -> None:
     """Remember the checkpoint bytes this process read or wrote, to detect a rival writer."""
-    _seen[session_dir.resolve()] = _Seen(data)
+    key = session_dir.resolve()
+    with _seen_lock:  # checkpoint writers note from their own threads
+        if _seen:
+            last = next(reversed(_seen))
+            if last != key:
+                _seen[last].digest()  # its bytes go: only the newest session keeps them
+        _seen.pop(key, None)
+        _seen[key] = _Seen(data)
+        while len(_seen) > MOST_SESSIONS_SEEN:
+            del _seen[next(iter(_seen))]
 
 
 def refuse_if_changed(session_dir: Path) -> None:

@@ -340,17 +340,14 @@ def edit_sentence(error: BaseException | None) -> str:
     """A change that failed, as one sentence: nothing changed, and what to do."""
     from muse_tui.engine.alternatives import AlternativesError
     from muse_tui.engine.proposals import ProposalStale
-    from muse_tui.store.atomic import WriteFailed
+    from muse_tui.store.atomic import WriteFailed, advice_sentence
     from muse_tui.store.lock import SessionBusy
 
     if isinstance(error, SessionBusy):
         text = str(error)
         return f"{text[0].upper()}{text[1:]}; the song on screen is as it was."
     if isinstance(error, WriteFailed):
-        return (
-            f"{error}; the song on screen is as it was. Free some space or check the "
-            "sessions folder, then try again."
-        )
+        return f"{error}; the song on screen is as it was. {advice_sentence(error)}"
     if isinstance(error, ProposalStale):
         return str(error)
     if isinstance(error, AlternativesError):

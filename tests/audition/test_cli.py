@@ -168,8 +168,12 @@ def test_a_signal_stops_playback_with_every_note_off(
     channels = sorted({m[0] & 0x0F for m in sent if m[0] & 0xF0 == 0x90})
     resets = [m for m in tail if m[0] & 0xF0 == 0xB0]
     block = [(0xB0 | ch, 64, 0) for ch in channels] + [(0xB0 | ch, 123, 0) for ch in channels]
-    # Stopping releases, and closing releases again (a spare All Notes Off costs nothing).
-    assert resets and resets == block * (len(resets) // len(block)), (
+    sound_off = [(0xB0 | ch, 120, 0) for ch in channels]
+    # The player lets go as it ends (a stop before it would release again: a spare All
+    # Notes Off costs nothing), then All Sound Off as the last word on every channel.
+    assert resets[-len(sound_off) :] == sound_off, "All Sound Off last, on every channel"
+    releases = resets[: -len(sound_off)]
+    assert releases and releases == block * (len(releases) // len(block)), (
         "sustain off, then All Notes Off, on every channel"
     )
     assert all(m[0] & 0xF0 == 0x80 for m in tail[: len(tail) - len(resets)])

@@ -50,7 +50,7 @@ def full_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
 def _one_sentence_and_a_way_forward(text: str) -> None:
     assert "Traceback" not in text
     assert "No space left on device" in text
-    assert "Free some space or choose another folder with --out" in text
+    assert "Free some space (or choose another folder with --out)" in text
 
 
 def test_compose_onto_a_full_disk_says_so_and_what_to_do(

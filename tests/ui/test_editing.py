@@ -7,6 +7,7 @@ written to a real session folder; only the MIDI player is a fake that records ca
 
 from __future__ import annotations
 
+import errno
 import hashlib
 from pathlib import Path
 from typing import Any
@@ -249,13 +250,15 @@ async def test_a_failed_write_is_one_sentence_and_the_song_stays(
         song = app.studio.song
 
         def full_disk(*args: object, **kwargs: object) -> list[str]:
-            raise WriteFailed("No space left on device: could not write midi/bass.mid")
+            raise WriteFailed(
+                errno.ENOSPC, "No space left on device: could not write midi/bass.mid"
+            )
 
         monkeypatch.setattr("muse_tui.engine.editing.write_changed_files", full_disk)
         await say(pilot, "Bass too busy, simplify")
         assert errors(messages) == [
-            "No space left on device: could not write midi/bass.mid; the song on screen is as "
-            "it was. Free some space or check the sessions folder, then try again."
+            "[Errno 28] No space left on device: could not write midi/bass.mid; the song on "
+            "screen is as it was. Free some space, then try again."
         ]
         assert app.studio.song == song and app.studio.pipeline.song_state.history == []
         assert load_checkpoint(folder).song_state.history == []

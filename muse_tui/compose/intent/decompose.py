@@ -18,6 +18,7 @@ from muse_tui.compose.intent.extract import PromptReading, read_prompt
 from muse_tui.compose.intent.meter import read_meter
 from muse_tui.compose.intent.structured import parse_structured, settle
 from muse_tui.compose.intent.tempo import TempoChoice, TempoSource, choose_tempo, genre_words
+from muse_tui.compose.intent.text import readable
 from muse_tui.contracts.intent import (
     Ambiguity,
     ArtistInfluence,
@@ -50,8 +51,10 @@ def decompose(
     `preferred_genre` stands in for the default when the prompt gives nothing to go
     on ("make me a beat"); `root` reads the knowledge from another skills folder.
     `meter` is the producer's answer when the prompt named two meters. Raises
-    `SkillFileError` if a skill file is broken.
+    `SkillFileError` if a skill file is broken. Bytes that were not UTF-8 (lone
+    surrogates) are read as U+FFFD.
     """
+    prompt = readable(prompt)
     genres = genre_table(root)
     lexicon = intent_lexicon(root)
     if (structured := parse_structured(prompt, lexicon)) is not None:  # headers set, never asked

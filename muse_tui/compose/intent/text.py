@@ -84,8 +84,19 @@ class PromptText:
         return "".join(chars)
 
 
+#: Lone surrogates: how Python hands over bytes that were not UTF-8 (a terminal in
+#: another encoding, argv); no file or JSON can hold them.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def readable(text: str) -> str:
+    """`text` with every byte that was not UTF-8 read as U+FFFD, so it can be written anywhere."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
 def bounded(prompt: str) -> str:
-    """The prompt cut to `MOST_PROMPT_CHARS`, at a word boundary where there is one."""
+    """The prompt cut to `MOST_PROMPT_CHARS`, at a word boundary where there is one, readable."""
+    prompt = readable(prompt)
     if len(prompt) <= MOST_PROMPT_CHARS:
         return prompt
     cut = prompt[:MOST_PROMPT_CHARS]

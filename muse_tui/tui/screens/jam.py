@@ -285,7 +285,7 @@ class JamScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="jam-keep")
     def _keep(self) -> None:
-        from muse_tui.store.atomic import WriteFailed
+        from muse_tui.store.atomic import WriteFailed, advice_sentence
 
         root = self.app.sessions_root()
         try:
@@ -293,7 +293,7 @@ class JamScreen(Screen[None]):
         except (WriteFailed, OSError) as exc:
             self.app.call_from_thread(
                 self.log_line,
-                f"The loop could not be kept: {exc}. Free some space and try again.",
+                f"The loop could not be kept: {exc}. {advice_sentence(exc)}",
                 "error",
             )
             return
