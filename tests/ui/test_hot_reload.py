@@ -55,10 +55,20 @@ def test_a_check_that_failed_leaves_no_stale_table_for_the_next(skills: Path) ->
     assert arrangement_table(skills) is before  # the table in use stays
 
 
-async def wait_until(pilot, condition, timeout: float = 10.0) -> None:
+async def wait_until(pilot, condition, timeout: float = 10.0, write=None) -> None:  # type: ignore[no-untyped-def]
+    """Wait for `condition`; `write` makes the change, and makes it again each second.
+
+    A watcher starts listening on a worker thread some time after the studio mounts
+    (seconds on a loaded machine); a change made before that is not an edit it can
+    see, so the edit is repeated until it is seen rather than guessing a start-up time.
+    """
     deadline = time.monotonic() + timeout
+    written = 0.0
     while not condition():
         assert time.monotonic() < deadline, "the watcher did not report the change"
+        if write is not None and time.monotonic() - written >= 1.0:
+            write()
+            written = time.monotonic()
         await pilot.pause(0.05)
 
 
@@ -72,15 +82,17 @@ async def test_the_watchers_reload_an_edited_theme_and_report_a_broken_skill(
     app = make_studio(tmp_path, settings='theme = "mine"\n', themes_dirs=(themes,), watch=True)
     messages: list[Message] = []
     async with app.run_test(message_hook=messages.append) as pilot:
-        await pilot.pause(0.3)  # let the watchers start listening
-        theme.write_text('name = "mine"\nprimary = "#abcdef"\n')
-        await wait_until(pilot, lambda: app.current_theme.primary == "#abcdef")
-        (skills / TEMPLATES).write_text("{ not json")
+        await wait_until(
+            pilot,
+            lambda: app.current_theme.primary == "#abcdef",
+            write=lambda: theme.write_text('name = "mine"\nprimary = "#abcdef"\n'),
+        )
         await wait_until(
             pilot,
             lambda: any(
                 isinstance(m, Notify) and "is broken" in m.notification.message for m in messages
             ),
+            write=lambda: (skills / TEMPLATES).write_text("{ not json"),
         )
         assert app.is_running
     kinds = {m.kind for m in messages if isinstance(m, FilesChanged)}
