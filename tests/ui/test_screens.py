@@ -39,7 +39,7 @@ async def compose_two_sessions(app, pilot) -> None:
     await type_prompt(pilot, "new song: stopped one")  # a session is open: say it is new
     while app.screen.__class__.__name__ != "ApprovalModal":
         await pilot.pause(0.01)
-    await pilot.press("escape")
+    await pilot.press("escape", "y")  # cancel the run, and yes, really
     await app.workers.wait_for_complete()
     await pilot.pause()
 

@@ -24,7 +24,7 @@ from muse_tui.theory.pitch import midi_to_name
 from ..messages import PreviewRequested
 from ..preview import progression_preview
 from ..widgets.mini_roll import MiniRoll
-from .confirm import TypeAheadGuard
+from .confirm import TypeAheadGuard, ask_before_cancelling
 from .dialog import Dialog
 
 
@@ -38,10 +38,13 @@ class ApprovalModal(TypeAheadGuard, Dialog[Decision]):
                 tooltip="Keep this and go on to the next stage"),
         Binding("r", "decide('regenerate')", "Regenerate", id="gate.regenerate",
                 tooltip="Make this stage again with a new variant"),
-        Binding("escape", "decide('cancel')", "Cancel run", id="gate.cancel",
-                tooltip="Stop the run here (the checkpoint is kept; resume it from Sessions)"),
+        Binding("escape", "cancel_run", "Cancel run", id="gate.cancel",
+                tooltip="Stop the run here, once you say yes (the checkpoint is kept; "
+                        "resume it from Sessions)"),
         Binding("a", "audition", "Audition", id="gate.audition",
                 tooltip="Hear this stage's output through the MIDI port (again to stop)"),
+        Binding("f1", "app.help", "Help", id="gate.help",
+                tooltip="Every key, where it works (the gate waits meanwhile)"),
     ]  # fmt: skip
 
     def __init__(self, request: ApprovalRequest) -> None:
@@ -90,6 +93,9 @@ class ApprovalModal(TypeAheadGuard, Dialog[Decision]):
 
     def action_decide(self, decision: Decision) -> None:
         self.dismiss(decision)
+
+    def action_cancel_run(self) -> None:
+        ask_before_cancelling(self, lambda: self.dismiss("cancel"))
 
     def action_audition(self) -> None:
         output, song = self.request.output, self.request.song
