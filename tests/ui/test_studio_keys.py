@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual import events
+from textual.message import Message
+from textual.notifications import Notify
 
 from muse_tui.tui.screens.confirm import TYPE_AHEAD_GRACE_S, ConfirmModal
 from muse_tui.tui.widgets.prompt import PromptInput
@@ -62,3 +64,33 @@ async def test_keys_typed_before_a_question_shows_go_to_the_prompt_not_the_answe
         app.post_message(key)
         await pilot.pause()
         assert answers == [False] and app.screen is app.studio
+
+
+async def test_u_undoes_in_the_studio_as_help_says(tmp_path: Path) -> None:
+    """Before, help listed u for undo, but u did nothing outside the History pane."""
+    messages: list[Message] = []
+    app = make_studio(tmp_path, settings=NO_GATES)
+    async with app.run_test(size=(120, 40), message_hook=messages.append) as pilot:
+        await _composed(pilot)
+        prompt = app.studio.query_one(PromptInput)
+        await pilot.press("u")  # in the prompt u is typed
+        assert prompt.text == "u"
+        prompt.clear()
+        await pilot.press("escape", "u")  # outside it, u undoes (nothing yet, and it says so)
+        await pilot.pause()
+        said = [m.notification.message for m in messages if isinstance(m, Notify)]
+        assert "There is no change to undo." in said
+
+
+async def test_slash_in_the_empty_prompt_is_not_typed_but_a_slash_chord_is(tmp_path: Path) -> None:
+    """Before, / (help: "Type a new prompt") typed a "/" when the prompt already had the focus,
+    as it has after every gate and change."""
+    app = make_studio(tmp_path, settings=NO_GATES)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _composed(pilot)
+        prompt = app.studio.query_one(PromptInput)
+        assert app.focused is prompt
+        await pilot.press("slash")
+        assert prompt.text == "" and app.focused is prompt
+        await pilot.press(*"Am/E", "slash")
+        assert prompt.text == "Am/E/"  # within a line a slash is a slash

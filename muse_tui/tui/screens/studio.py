@@ -100,14 +100,15 @@ class StudioScreen(Screen[None]):
                 tooltip="Jam with the band on the prompt typed, else on the open song's prompt"),
         Binding("p", "show_proposal", "Proposal", id="studio.show_proposal",
                 tooltip="Show the pending proposal beside the song: hear it, accept or discard"),
-        Binding("ctrl+z", "undo", "Undo", id="studio.undo",
-                tooltip="Undo the latest change to the song (it stays in the history)"),
+        Binding("ctrl+z,u", "undo", "Undo", id="studio.undo",
+                tooltip="Undo the latest change to the song (it stays in the history); "
+                        "in the prompt u is typed and ctrl+z undoes typing"),
         Binding("ctrl+y", "redo", "Redo", id="studio.redo",
                 tooltip="Redo the latest undone change"),
         Binding("ctrl+x", "cancel_run", "Cancel", id="run.cancel",
                 tooltip="Stop the running composition (its checkpoint is kept)"),
         Binding("slash", "focus_prompt", "Prompt", show=False, id="studio.focus_prompt",
-                tooltip="Type a new prompt"),
+                tooltip="Type a new prompt (in the prompt a slash is typed, except first)"),
         Binding("escape", "leave_prompt", "Leave prompt", show=False, id="studio.leave_prompt",
                 tooltip="Leave the prompt so the studio keys work"),
     ]  # fmt: skip

@@ -2,6 +2,7 @@
 
 Space in an empty prompt is not typed: it goes on to the studio's play key, so
 the producer can listen and type the next change without leaving the prompt.
+Nor is slash, the studio's key for the prompt, which is already here.
 
 Up on the first line and down on the last walk through earlier prompts.
 Many terminals send shift+enter as plain enter, hence `ctrl+n`.
@@ -25,6 +26,10 @@ from .prompt_keys import (
 )
 
 HISTORY_LIMIT = 100
+#: Keys an empty prompt does not type. Space is the studio's play key. Slash is its "go to the
+#: prompt" key: pressed here it finds the prompt there already, and no prompt starts with a
+#: slash (a slash chord, "Am/E", is typed as usual).
+KEYS_BEFORE_TEXT = frozenset({"space", "slash"})
 
 
 class PromptInput(PromptBox, TextArea):
@@ -57,8 +62,8 @@ class PromptInput(PromptBox, TextArea):
         # ahead of characters still queued and send half a prompt; a binding run when the
         # key bubbles up to the app would run behind the characters typed after it, and
         # send them too ("… G minor", enter, "abc" composed "… G minorabc").
-        if event.key == "space" and not self.text:
-            event.prevent_default()  # a space opens no prompt: the studio's play key has it
+        if event.key in KEYS_BEFORE_TEXT and not self.text:
+            event.prevent_default()  # not typed: the studio's binding has it (see the constant)
             return
         own = self._own_binding(event.key)
         if own is not None:
@@ -76,8 +81,8 @@ class PromptInput(PromptBox, TextArea):
         return None
 
     def check_consume_key(self, key: str, character: str | None = None) -> bool:
-        if key == "space" and not self.text:
-            return False  # an empty prompt leaves space to the studio's play key
+        if key in KEYS_BEFORE_TEXT and not self.text:
+            return False  # an empty prompt leaves them to the studio's bindings
         return super().check_consume_key(key, character)
 
     def expect_changes(self, on: bool) -> None:
