@@ -19,6 +19,7 @@ from textual.widgets import TextArea
 
 from .prompt_keys import (
     CHANGE_PLACEHOLDER,
+    KEYS_BEFORE_TEXT,
     NEW_SONG_PLACEHOLDER,
     OWN_KEYS,
     PROMPT_BINDINGS,
@@ -26,10 +27,6 @@ from .prompt_keys import (
 )
 
 HISTORY_LIMIT = 100
-#: Keys an empty prompt does not type. Space is the studio's play key. Slash is its "go to the
-#: prompt" key: pressed here it finds the prompt there already, and no prompt starts with a
-#: slash (a slash chord, "Am/E", is typed as usual).
-KEYS_BEFORE_TEXT = frozenset({"space", "slash"})
 
 
 class PromptInput(PromptBox, TextArea):
