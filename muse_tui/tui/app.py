@@ -38,6 +38,7 @@ from .widgets.stand_ins import PromptStandIn
 
 if TYPE_CHECKING:  # the engine, the pipeline's contracts and the other screens load on first use
     from textual.command import Provider
+    from textual.driver import Driver
 
     from muse_tui.contracts import PipelineConfig, Section, Track
     from muse_tui.engine.orchestrator import Orchestrator
@@ -92,6 +93,11 @@ class StudioApp(KeysInOrder):
         self._use_keymap(self.settings.keymap)
 
     # ── lifetime ────────────────────────────────────────────────────────────
+
+    def get_driver_class(self) -> type[Driver]:
+        from .input_batches import batched  # the terminal's driver only (tests run headless)
+
+        return batched(super().get_driver_class())
 
     def get_default_screen(self) -> Screen[None]:
         return StudioScreen()

@@ -94,3 +94,40 @@ async def test_slash_in_the_empty_prompt_is_not_typed_but_a_slash_chord_is(tmp_p
         assert prompt.text == "" and app.focused is prompt
         await pilot.press(*"Am/E", "slash")
         assert prompt.text == "Am/E/"  # within a line a slash is a slash
+
+
+async def test_an_unbracketed_paste_lands_in_the_prompt_as_one_edit(tmp_path: Path) -> None:
+    """Before, 10,000 keys queued at once (a paste the terminal did not bracket) were typed
+    one by one, each re-wrapping the whole line: minutes of a frozen studio (bench/paste.py)."""
+    messages: list[Message] = []
+    app = make_studio(tmp_path, settings=NO_GATES)
+    async with app.run_test(size=(120, 40), message_hook=messages.append) as pilot:
+        prompt = app.studio.query_one(PromptInput)
+        prompt.focus()
+        await pilot.press("d")  # typed alone: a key
+        await pilot.pause()
+        messages.clear()
+        text = ("ark trap, 140, key of Am, " * 400)[:10_000]
+        for character in text:
+            app.post_message(events.Key(character if character != " " else "space", character))
+        await pilot.pause()
+        assert prompt.text == "d" + text
+        edits = {id(m) for m in messages if isinstance(m, PromptInput.Changed)}  # as it bubbles
+        assert len(edits) == 1  # one edit for the paste, not 10,000
+
+
+async def test_the_notes_pane_shows_a_long_prompt_shortened(tmp_path: Path) -> None:
+    """Before, a pasted 10,000-character prompt was echoed whole in the notes pane."""
+    app = make_studio(tmp_path, settings=NO_GATES)
+    async with app.run_test(size=(120, 40)) as pilot:
+        prompt = app.studio.query_one(PromptInput)
+        prompt.focus()
+        app.post_message(events.Paste("dark trap, 140, key of Am " + "very " * 2_000))
+        await pilot.pause()
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = " ".join(" ".join(strip.text.split()) for strip in app.studio.log_pane.lines)
+        assert "dark trap, 140, key of Am" in shown
+        assert "(10,025 characters)" in shown  # the prompt sent: stripped
+        assert shown.count("very") < 60
