@@ -277,8 +277,13 @@ class StudioApp(KeysInOrder):
         self.notify("Settings saved.", timeout=3)
 
     def switch_theme(self, name: str) -> None:
-        self._use_theme(name)
-        self._save(replace(self.settings, theme=self.theme))
+        self._use_theme(name)  # remembered by `watch_theme`
+
+    def watch_theme(self, name: str) -> None:
+        """Remember a theme however it was chosen: our palette entries, Settings, or Textual's
+        own "Change theme" command, which sets it here and nowhere else."""
+        if name != self.settings.theme:
+            self._save(replace(self.settings, theme=name))
 
     def choose_port(self, name: str | None) -> None:
         self.audition.choose_port(name)

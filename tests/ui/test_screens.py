@@ -227,3 +227,14 @@ def test_keymap_lines_read_with_or_without_quotes() -> None:
         "audition.play": "p",
         "roll.zoom_in": "ctrl+up",
     }
+
+
+async def test_a_theme_chosen_with_textuals_own_command_is_remembered(tmp_path: Path) -> None:
+    """Before, the palette's "Change theme" (Textual's) set the theme for this sitting only."""
+    app = make_studio(tmp_path)
+    async with app.run_test() as pilot:
+        app.theme = "muse-light"  # what Textual's theme picker does, and nothing more
+        await pilot.pause()
+    again = make_studio(tmp_path)
+    async with again.run_test() as pilot:
+        assert again.theme == "muse-light"
