@@ -61,7 +61,8 @@ async def open_lead_hook(pilot) -> None:
     pilot.app.studio.open_session(folder)
     await pilot.pause()
     pilot.app.studio.query_one(ArrangementView).focus()
-    await pilot.press("right", "right", "down", "down", "down")
+    # The song opens on its chords, the first part heard in the intro; the lead is next.
+    await pilot.press("right", "right", "down")
     await pilot.pause()
 
 

@@ -55,7 +55,8 @@ if TYPE_CHECKING:
     from ..widgets.prompt import PromptInput
 
 LETTER_ACTIONS = {
-    "toggle_play", "track_alone", "loop_section", "mute", "solo", "alternatives", "show_proposal"
+    "toggle_play", "track_alone", "loop_section", "mute", "solo", "alternatives", "show_proposal",
+    "resume",
 }  # fmt: skip
 EDIT_ACTIONS = {"undo", "redo", "alternatives"}
 #: The prompt, and its stand-in in the first frame (see `mount_prompt_and_notes`).
@@ -105,6 +106,8 @@ class StudioScreen(Screen[None]):
                         "in the prompt u is typed and ctrl+z undoes typing"),
         Binding("ctrl+y", "redo", "Redo", id="studio.redo",
                 tooltip="Redo the latest undone change"),
+        Binding("r", "resume", "Resume", id="run.resume",
+                tooltip="Resume the open session's run where it stopped (cancelled or failed)"),
         Binding("ctrl+x", "cancel_run", "Cancel", id="run.cancel",
                 tooltip="Stop the running composition (its checkpoint is kept)"),
         Binding("slash", "focus_prompt", "Prompt", show=False, id="studio.focus_prompt",
@@ -320,6 +323,8 @@ class StudioScreen(Screen[None]):
             return action == "toggle_play" and not self.focused.text and self.session is not None
         if action == "cancel_run":
             return self.running
+        if action == "resume":
+            return self.session is not None and self.session.resumable and not self.running
         if action == "alternatives" and self.comparison is not None:
             return False  # one comparison at a time; n asks for a new batch
         if action == "show_proposal":
@@ -519,6 +524,10 @@ class StudioScreen(Screen[None]):
 
     def action_cancel_run(self) -> None:
         self.composer.cancel()
+
+    def action_resume(self) -> None:
+        if self.session is not None and self.session.folder is not None:
+            self.open_session(self.session.folder, resume=True)
 
     def action_undo(self) -> None:
         self.editor.undo(1)

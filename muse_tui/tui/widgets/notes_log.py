@@ -44,6 +44,8 @@ class NotesLog(StyledOncePerRepaint, RichLog):
             return
         if new.opened and new.folder is not None and new.pipeline is not None:
             self.say(f"Opened {new.folder.name}: {shortened(new.pipeline.raw_prompt)}", "bold")
+            if new.resumable:
+                self.say(new.stopped_sentence, "warning")
         notes = new.folder / "notes" / "producer-notes.md" if new.folder else None
         if notes is not None and notes.is_file():
             try:
