@@ -133,6 +133,7 @@ class StudioApp(KeysInOrder):
     def _start_in_background(self) -> None:
         gc.enable()  # `muse-studio` holds the collector off while it starts (see launch.py)
         self.load_history()
+        self._reopen_last_session()
         if self.config.watch:
             self.watch_files("themes", lambda: list(self.config.themes_dirs))
             self.watch_files("skills", lambda: [self._skills_root()])
@@ -197,6 +198,24 @@ class StudioApp(KeysInOrder):
 
     def _set_history(self, prompts: list[str]) -> None:
         self.studio.prompt.add_history(prompts)
+
+    # ── the last session: reopened at launch ────────────────────────────────
+
+    def _reopen_last_session(self) -> None:
+        """Show the session the studio showed last, unless the producer has started typing."""
+        last = self.settings.last_session
+        studio = self.studio
+        if not last or studio.session is not None or studio.running or studio.prompt.text:
+            return
+        folder = Path(last)
+        if (folder / "state").is_dir():  # deleted or moved since: start empty, say nothing
+            studio.open_session(folder)
+
+    def remember_session(self, folder: Path) -> None:
+        """The session on show, for the next launch to reopen."""
+        path = str(folder.resolve())
+        if path != self.settings.last_session:
+            self._save(replace(self.settings, last_session=path))
 
     # ── screens ─────────────────────────────────────────────────────────────
 

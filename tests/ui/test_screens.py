@@ -22,7 +22,7 @@ from muse_tui.tui.widgets.arrangement import ArrangementView
 from muse_tui.tui.widgets.piano_roll import PianoRoll
 from muse_tui.tui.widgets.prompt import PromptInput
 from muse_tui.tui.widgets.tracker import StageTracker
-from tests.ui.harness import SESSION_IDS, Players, make_studio, write_session
+from tests.ui.harness import SESSION_IDS, Players, make_studio, until, write_session
 from tests.ui.songs import studio_song
 from tests.ui.test_compose import type_prompt
 
@@ -272,3 +272,19 @@ async def test_a_song_opens_on_a_part_that_plays_in_its_first_section(tmp_path: 
         await pilot.pause()
         roll = app.studio.query_one(PianoRoll)
         assert roll.track is not None and roll.track.role == "chords"  # drums, bass start at 5
+
+
+async def test_the_studio_reopens_the_session_it_showed_last(tmp_path: Path) -> None:
+    """Before, every launch started empty."""
+    folder = write_session(tmp_path / "sessions", SESSION_IDS[0], studio_song(), prompt="x")
+    app = make_studio(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert app.studio.session is None  # nothing shown before: nothing to reopen
+        app.studio.open_session(folder)
+        await until(pilot, lambda: app.studio.session is not None)
+    again = make_studio(tmp_path)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: again.studio.session is not None)
+        assert again.studio.session_dir == folder.resolve()
+        assert again.focused is again.studio.prompt  # ready to say what to change

@@ -360,6 +360,8 @@ class StudioScreen(Screen[None]):
             prompt.focus()  # a song just composed: what the producer types next is for the prompt
         self.refresh_bindings()
         self.sub_title = new.folder.name if new.folder else ""
+        if new.folder is not None:
+            self.app.remember_session(new.folder)
         self.listening.update_transport()
         if new.editable and new.folder is not None:
             self._show_pending(new.folder, new.song)  # a proposal survives a restart
