@@ -64,7 +64,9 @@ async def open_finished(pilot, players: Players | None = None) -> None:
     await pilot.pause()
     pilot.app.studio.open_session(folder)
     await pilot.pause()
-    pilot.app.studio.query_one(ArrangementView).focus()
+    view = pilot.app.studio.query_one(ArrangementView)
+    view.focus()
+    view.action_track(-view.track_index)  # from the first lane (the song opens on its chords)
     await pilot.press("right", "right", "down")
 
 

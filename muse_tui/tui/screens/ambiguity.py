@@ -63,8 +63,7 @@ class AmbiguityModal(TypeAheadGuard, Dialog[str | None]):
             yield OptionList(*options, id="options")
             yield Input(placeholder="…or type your own answer and press enter", id="own")
             yield Static(
-                "↑↓ and enter, or the option's number; tab to type your own; "
-                "escape cancels the run, f1 shows every key.",
+                "↑↓ and enter, or the option's number; tab to type your own; escape cancels.",
                 classes="hint",
             )
         yield Footer(compact=True)
