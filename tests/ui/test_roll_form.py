@@ -75,7 +75,9 @@ async def test_the_studio_roll_names_the_section_and_letters_the_hook() -> None:
 
     assert roll.track is not None and roll.track.role == "lead"
     assert "Hook 13" in ruler
-    assert lane.startswith("motifs") and lane.count("A" + MOTIF_RUN) == 2
+    assert lane.startswith("motifs A") and lane.count("A" + MOTIF_RUN) == 2
+    # Before, "motifs" was wider than the label column and pushed the lane onto the border.
+    assert len(lane) == len(ruler)
 
 
 def test_the_studio_roll_with_the_hook_lettered(snap_compare) -> None:
