@@ -19,6 +19,7 @@ from muse_tui.contracts import (
     ValidationOutput,
 )
 from muse_tui.engine.protocols import ApprovalRequest
+from muse_tui.theory import parse_chord, voicing_names
 from muse_tui.theory.pitch import midi_to_name
 
 from ..messages import PreviewRequested
@@ -112,13 +113,22 @@ def _chord_table(output: HarmonyOutput) -> Table:
     table = Table(box=None, padding=(0, 2), show_edge=False, expand=False)
     for column in ("", "roman", "chord", "beats", "function", "voicing"):
         table.add_column(column, no_wrap=True, header_style="bold")
+    key = f"{progression.key} {progression.mode}"
     for i, chord in enumerate(progression.chords, 1):
-        voicing = " ".join(midi_to_name(p) for p in chord.voicing)
+        voicing = " ".join(_spelled(chord.symbol, chord.voicing, key))
         table.add_row(
             str(i), chord.roman, chord.symbol, f"{chord.beats:g}", chord.function, voicing
         )
     table.title = f"{progression.key} {progression.mode}"
     return table
+
+
+def _spelled(symbol: str, voicing: list[int], key: str) -> list[str]:
+    """The voicing as the chord spells it (E: G#3, not Ab3); plain names if it cannot be read."""
+    try:
+        return voicing_names(parse_chord(symbol), voicing, key)
+    except ValueError:  # a symbol or key the theory does not read: name the pitches plainly
+        return [midi_to_name(p) for p in voicing]
 
 
 def _section_table(output: ArrangementOutput) -> Table:
