@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from muse_tui.tui.widgets.arrangement import ArrangementView
+from muse_tui.tui.widgets.arrangement import ArrangementView, fitted
 from muse_tui.tui.widgets.piano_roll import MOTIF_RUN, PianoRoll
 from muse_tui.tui.widgets.roll_model import RollForm
 from tests.ui.harness import SESSION_IDS, make_studio, write_session
@@ -83,3 +83,19 @@ async def test_the_studio_roll_names_the_section_and_letters_the_hook() -> None:
 def test_the_studio_roll_with_the_hook_lettered(snap_compare) -> None:
     app = make_studio(Path("."), sessions_root=Path("sessions"))
     assert snap_compare(app, terminal_size=(120, 40), run_before=open_lead_hook)
+
+
+@pytest.mark.parametrize(
+    ("name", "width", "shown"),
+    [
+        ("Verse 1", 9, "Verse 1"),
+        ("Hook 1", 3, "H1"),  # was "Hoo", the same as the next hook's
+        ("Pre-Chorus 2", 5, "PC2"),
+        ("Intro", 2, "In"),
+        ("Outro", 4, "Outr"),
+    ],
+)
+def test_a_section_name_too_long_for_its_block_keeps_its_number(
+    name: str, width: int, shown: str
+) -> None:
+    assert fitted(name, width) == shown

@@ -27,6 +27,21 @@ SPARK = " ▁▂▃▄▅▆▇█"
 NO_SONG = "No song yet: type a prompt and press enter."
 
 
+def fitted(name: str, width: int) -> str:
+    """A section's name in `width` cells: whole, else its initials and number ("Hook 2" → "H2"),
+    which keep repeats apart where a cut name would not ("Hoo", "Hoo"); an unnumbered name
+    is cut ("Outr")."""
+    if len(name) <= width:
+        return name
+    words = name.split()
+    if len(words) > 1 and words[-1].isdigit():
+        initials = "".join(w[0] for part in words[:-1] for w in part.split("-")).upper()
+        short = initials + words[-1]
+        if len(short) <= width:
+            return short
+    return name[: max(width, 0)]
+
+
 def bars_played(track: Track, beats_per_bar: float, total_bars: int) -> list[bool]:
     """Which bars the track sounds in."""
     played = [False] * total_bars
@@ -241,7 +256,8 @@ class ArrangementView(StyledOncePerRepaint, Widget, can_focus=True):
             style = self._style("section-a" if index % 2 == 0 else "section-b")
             if index == self.section_index:
                 style += self._style("selected")
-            name = section.name + (" ⟲" if self.looped == section.name else "")
+            name = fitted(section.name, len(cols) - 1)
+            name += " ⟲" if self.looped == section.name else ""
             text = (" " + name)[: len(cols)].ljust(len(cols))
             cells.extend((ch, style) for ch in text)
         return cells + [(" ", Style())] * (grid - len(cells))
