@@ -288,3 +288,18 @@ async def test_the_studio_reopens_the_session_it_showed_last(tmp_path: Path) -> 
         await until(pilot, lambda: again.studio.session is not None)
         assert again.studio.session_dir == folder.resolve()
         assert again.focused is again.studio.prompt  # ready to say what to change
+
+
+async def test_the_footers_last_cell_is_the_palette_keys_when_the_keys_overflow(
+    tmp_path: Path,
+) -> None:
+    """Before, Textual's compact footer docked the palette key one cell short of the edge, and
+    the last letter of a key scrolled under it showed there: "^p Palettes"."""
+    app = make_studio(tmp_path)
+    async with app.run_test(size=(64, 24)) as pilot:
+        app.studio.post_message(SongLoaded(studio_song(), None, None))  # many keys: they overflow
+        await pilot.pause()
+        app.studio.query_one(ArrangementView).focus()
+        await pilot.pause()
+        widget, _ = app.screen.get_widget_at(63, 23)
+        assert "-command-palette" in widget.classes
