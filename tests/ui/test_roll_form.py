@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.app import App, ComposeResult
 
+from muse_tui.contracts import Arrangement, Section, SongState
 from muse_tui.tui.widgets.arrangement import ArrangementView, fitted
 from muse_tui.tui.widgets.piano_roll import MOTIF_RUN, PianoRoll
 from muse_tui.tui.widgets.roll_model import RollForm
@@ -99,3 +101,26 @@ def test_a_section_name_too_long_for_its_block_keeps_its_number(
     name: str, width: int, shown: str
 ) -> None:
     assert fitted(name, width) == shown
+
+
+async def test_the_arrangement_ruler_numbers_every_step_when_a_column_holds_two_bars() -> None:
+    """Before, 64 bars in 35 columns read "1 17 33 41 57": a number due at a bar no column
+    started on (9, 25, 49) was left out."""
+
+    class _View(App[None]):
+        def compose(self) -> ComposeResult:
+            yield ArrangementView()
+
+    song = SongState(
+        arrangement=Arrangement(
+            template="x",
+            sections=[Section(name="A", kind="verse", start_bar=0, bars=64, energy=0.5)],
+        )
+    )
+    app = _View()
+    async with app.run_test(size=(35 + 11, 10)) as pilot:
+        view = app.query_one(ArrangementView)
+        view.set_song(song)
+        await pilot.pause()
+        numbers = view.render_line(0).text.split()[1:]
+    assert numbers == ["1", "9", "17", "25", "33", "41", "49", "57"]

@@ -240,8 +240,10 @@ class ArrangementView(StyledOncePerRepaint, Widget, can_focus=True):
         chars = [" "] * grid
         step = next((s for s in (1, 2, 4, 8, 16, 32, 64) if s * grid / self.total_bars >= 4), 128)
         for col in range(grid):
-            bar = bar_at[col]
-            if bar % step == 0 and (col == 0 or bar_at[col - 1] != bar):
+            # A column can span more than one bar: the bar a number is due at may be any of them.
+            first = bar_at[col - 1] + 1 if col else 0
+            bar = next((b for b in range(first, bar_at[col] + 1) if b % step == 0), None)
+            if bar is not None:
                 number = str(bar + 1)
                 if all(c == " " for c in chars[max(col - 1, 0) : col + len(number)]):
                     chars[col : col + len(number)] = list(number)
