@@ -1,7 +1,7 @@
 """`muse-studio ask [SESSION] TEXT`: answers from the session and the theory core; changes nothing.
 
 Exit codes (`common.ExitCode`): 0 answered, 1 the session cannot be read,
-2 bad usage (not a session, or a question no topic covers).
+2 bad usage (not a session), 4 a question no topic covers (nothing understood).
 """
 
 from __future__ import annotations
@@ -43,4 +43,4 @@ def ask(words: tuple[str, ...], as_json: bool) -> None:
     else:
         click.echo(said.text)
     if said.topic == "unknown":
-        sys.exit(ExitCode.USAGE)
+        sys.exit(ExitCode.NOT_UNDERSTOOD)

@@ -20,12 +20,13 @@ from muse_tui.store.sessions import (
 
 
 class ExitCode(IntEnum):
-    """What `muse-studio COMMAND` exits with; the README lists the same four."""
+    """What `muse-studio COMMAND` exits with; the README lists the same five."""
 
     DONE = 0
     FAILED = 1  # failed or cancelled
     USAGE = 2  # what was typed cannot work: fix the command line
     PARTIAL = 3  # done, with a degraded stage (e.g. no MIDI port for --play)
+    NOT_UNDERSTOOD = 4  # the command was right, but nothing in the request was understood
 
 
 def fail(

@@ -1,8 +1,8 @@
 """Headless iteration: `modify`, `undo`, `redo` and `alternatives` on a session folder.
 
 Exit codes (`common.ExitCode`): 0 done (or nothing to do), 1 failure or an expensive
-change not confirmed, 2 bad usage (not a session, an unknown element, a request not
-understood).
+change not confirmed, 2 bad usage (not a session, an unknown element), 4 a request of
+which nothing was understood.
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def modify(
         click.echo(f"{refusal.question} Run again with --yes to go ahead.", err=True)
         sys.exit(ExitCode.FAILED)
     if result.status == "not_understood":
-        sys.exit(ExitCode.USAGE)
+        sys.exit(ExitCode.NOT_UNDERSTOOD)
 
 
 def _preview(folder: Path, pipeline: ComposerPipeline, text: str, as_json: bool) -> None:
@@ -150,7 +150,7 @@ def _preview(folder: Path, pipeline: ComposerPipeline, text: str, as_json: bool)
     else:
         _print_change(made)
     if made.status == "not_understood":
-        sys.exit(ExitCode.USAGE)
+        sys.exit(ExitCode.NOT_UNDERSTOOD)
 
 
 def _decide(session: str, *, accept: bool, as_json: bool) -> None:

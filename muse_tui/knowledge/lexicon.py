@@ -29,6 +29,7 @@ from muse_tui.knowledge.table import skill_table
 
 LEXICON_FILE = "harmony/intent-lexicon.json"
 
+NoteLetter = Literal["C", "D", "E", "F", "G", "A", "B"]
 PhraseKind = Literal[
     "artist", "sub_genre", "genre", "instrument", "mood", "tempo_word", "vague_genre", "song_word"
 ]
@@ -251,6 +252,12 @@ class IntentLexicon(Contract):
     song_minutes: tuple[float, float] = (2.5, 3.5)
     loop_bars: tuple[int, int] = (8, 16)
     modes: dict[Mode, list[str]]
+    note_words: dict[NoteLetter, list[str]] = Field(
+        default_factory=dict, description="note names in solfege: do, re, mi… (la is A)"
+    )
+    accidental_words: dict[Literal["sharp", "flat"], list[str]] = Field(
+        default_factory=dict, description="diese, bemol… after a solfege note name"
+    )
     genre_aliases: dict[str, list[str]]
     sub_genres: dict[str, SubGenre] = Field(default_factory=dict)
     vague_genre_words: dict[str, list[str]] = Field(default_factory=dict)

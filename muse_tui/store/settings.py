@@ -56,6 +56,7 @@ class Settings:
     default_bars: int = 64
     default_tracks: list[TrackRole] = field(default_factory=lambda: list(DEFAULT_TRACKS))
     keymap: dict[str, str] = field(default_factory=dict)  # binding id → keys
+    last_session: str | None = None  # the session folder the studio last showed: it reopens
 
     def __post_init__(self) -> None:
         for key in SETTING_KEYS:
@@ -114,6 +115,7 @@ _CHECKS: dict[str, Callable[[object], str | None]] = {
     "default_bars": _bars,
     "default_tracks": _roles,
     "keymap": _keymap,
+    "last_session": _optional_text,
 }
 SETTING_KEYS = tuple(f.name for f in fields(Settings))
 DEFAULTS = Settings()

@@ -33,6 +33,7 @@ from muse_tui.theory.voicing import (
     voice,
     voice_lead,
     voice_leading_motion,
+    voicing_names,
 )
 
 __all__ = [
@@ -69,4 +70,5 @@ __all__ = [
     "voice",
     "voice_lead",
     "voice_leading_motion",
+    "voicing_names",
 ]

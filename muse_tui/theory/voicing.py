@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from muse_tui.theory.chord import Chord
+from muse_tui.theory.key import Key, parse_key
+from muse_tui.theory.pitch import midi_to_name, parse_note
 
 VOICING_STYLES = ("close", "open", "drop2", "spread", "shell", "rootless")
 
@@ -35,6 +37,22 @@ def voice(chord: Chord, style: str = "close", low: int = 48, high: int = 84) -> 
         "rootless": _rootless,
     }[style](chord)
     return _place(shape, chord, style, low, high)
+
+
+def voicing_names(chord: Chord, pitches: Sequence[int], key: Key | str | None = None) -> list[str]:
+    """The voicing's notes with octaves, each spelled as the chord spells it (E: G#3 E4 B4).
+
+    Spelled note by note from its pitch class alone, E's third read Ab3 and Ebm9's
+    Gb and Db read F# and C#. A pitch outside the chord (a passing colour) takes the
+    key's spelling, or the common one without a key.
+    """
+    by_pc = {parse_note(name).pitch_class: name for name in chord.tones(key)}
+    the_key = parse_key(key) if key is not None else None
+    names = []
+    for pitch in pitches:
+        name = by_pc.get(pitch % 12) or (the_key.spell(pitch % 12) if the_key else None)
+        names.append(midi_to_name(pitch, name))
+    return names
 
 
 def voice_leading_motion(a: Sequence[int], b: Sequence[int]) -> int:

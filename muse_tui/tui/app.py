@@ -38,6 +38,7 @@ from .widgets.stand_ins import PromptStandIn
 
 if TYPE_CHECKING:  # the engine, the pipeline's contracts and the other screens load on first use
     from textual.command import Provider
+    from textual.driver import Driver
 
     from muse_tui.contracts import PipelineConfig, Section, Track
     from muse_tui.engine.orchestrator import Orchestrator
@@ -93,6 +94,11 @@ class StudioApp(KeysInOrder):
 
     # ── lifetime ────────────────────────────────────────────────────────────
 
+    def get_driver_class(self) -> type[Driver]:
+        from .input_batches import batched  # the terminal's driver only (tests run headless)
+
+        return batched(super().get_driver_class())
+
     def get_default_screen(self) -> Screen[None]:
         return StudioScreen()
 
@@ -127,6 +133,7 @@ class StudioApp(KeysInOrder):
     def _start_in_background(self) -> None:
         gc.enable()  # `muse-studio` holds the collector off while it starts (see launch.py)
         self.load_history()
+        self._reopen_last_session()
         if self.config.watch:
             self.watch_files("themes", lambda: list(self.config.themes_dirs))
             self.watch_files("skills", lambda: [self._skills_root()])
@@ -191,6 +198,24 @@ class StudioApp(KeysInOrder):
 
     def _set_history(self, prompts: list[str]) -> None:
         self.studio.prompt.add_history(prompts)
+
+    # ── the last session: reopened at launch ────────────────────────────────
+
+    def _reopen_last_session(self) -> None:
+        """Show the session the studio showed last, unless the producer has started typing."""
+        last = self.settings.last_session
+        studio = self.studio
+        if not last or studio.session is not None or studio.running or studio.prompt.text:
+            return
+        folder = Path(last)
+        if (folder / "state").is_dir():  # deleted or moved since: start empty, say nothing
+            studio.open_session(folder)
+
+    def remember_session(self, folder: Path) -> None:
+        """The session on show, for the next launch to reopen."""
+        path = str(folder.resolve())
+        if path != self.settings.last_session:
+            self._save(replace(self.settings, last_session=path))
 
     # ── screens ─────────────────────────────────────────────────────────────
 
@@ -271,8 +296,13 @@ class StudioApp(KeysInOrder):
         self.notify("Settings saved.", timeout=3)
 
     def switch_theme(self, name: str) -> None:
-        self._use_theme(name)
-        self._save(replace(self.settings, theme=self.theme))
+        self._use_theme(name)  # remembered by `watch_theme`
+
+    def watch_theme(self, name: str) -> None:
+        """Remember a theme however it was chosen: our palette entries, Settings, or Textual's
+        own "Change theme" command, which sets it here and nowhere else."""
+        if name != self.settings.theme:
+            self._save(replace(self.settings, theme=name))
 
     def choose_port(self, name: str | None) -> None:
         self.audition.choose_port(name)

@@ -23,6 +23,7 @@ from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
 from .composing import BUSY_COMPOSING, PIPELINE, error_sentence
+from .widgets.notes_log import shortened
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -146,7 +147,7 @@ class Editor(Widget):
         pipeline = session.pipeline if session and self.editable else None
         said = answer(text, pipeline, session.folder if session else None)
         log = self.studio.log_pane
-        log.say(f"? {text}", "bold")
+        log.say(f"? {shortened(text)}", "bold")
         for line in said.text.splitlines():
             log.say(line)
         self.studio.took_prompt(text)
@@ -160,7 +161,7 @@ class Editor(Widget):
             return
         if self.busy():
             return
-        self.studio.log_pane.say(f"» {text}", "bold")
+        self.studio.log_pane.say(f"» {shortened(text)}", "bold")
         self.studio.took_prompt(text)
         self.change_song(request or text, floor="cheap" if wondering else PROPOSE_FROM)
 

@@ -14,6 +14,9 @@ come back up and its binding has run (the focus has moved by then: the studio's 
 actions set it at once), then go on in order, each to the widget focused when its turn
 comes. A focus key that some widget stops on the way never comes back; the keys behind
 it go on after `RELEASE_AFTER_S` regardless.
+
+Printable keys queued together behind a key the focused widget types are an unbracketed
+paste: they go on to it as one `Paste` (see `_burst`).
 """
 
 from __future__ import annotations
@@ -64,11 +67,46 @@ class KeysInOrder(App[None]):
             if self._in_flight is not None:
                 self._behind.append(event)  # typed behind a focus key: waits for its move
                 return
+            if isinstance(event, events.Key) and self._types(event):
+                event = self._burst(event)
             if isinstance(event, events.Key) and self.moves_focus(event):
                 self._in_flight = event
                 release = partial(self._release, event)
                 self._release_timer = self.set_timer(self.RELEASE_AFTER_S, release)
         await super().on_event(event)
+
+    def _types(self, key: events.Key) -> bool:
+        """Whether `key` is a character the focused widget types (the prompt's letters)."""
+        focused = self.focused
+        return (
+            key.is_printable
+            and focused is not None
+            and focused.check_consume_key(key.key, key.character)
+        )
+
+    def _burst(self, first: events.Key) -> events.Key | events.Paste:
+        """`first` and the printable keys queued right behind it, as one paste.
+
+        A paste the terminal does not bracket arrives as one key per character, all at
+        once. Typed one by one, each key cost a binding lookup here and a re-wrap of the
+        whole line in the text area: 10,000 took minutes. The focused widget types them
+        all, so they are one paste to it. Keys queued together are not a producer's
+        typing, which the loop keeps up with, so a key typed alone stays a key.
+        """
+        characters = [first.character or ""]
+        # Textual's own look at the next message, which `_get_message` then returns.
+        while (
+            isinstance(queued := self._peek_message(), events.Key)
+            and not queued.is_forwarded
+            and queued.is_printable
+        ):
+            self._pending_message = None  # taken: it is in the paste
+            characters.append(queued.character or "")
+        if len(characters) == 1:
+            return first
+        paste = events.Paste("".join(characters))
+        paste.time = first.time
+        return paste
 
     def _on_key(self, event: events.Key) -> None:
         # Textual calls every class's own `_on_key`, this one before App's, which runs the

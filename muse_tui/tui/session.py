@@ -13,6 +13,10 @@ if TYPE_CHECKING:
     from muse_tui.contracts import ComposerPipeline, HistoryEntry, SongState
 
 
+#: How a run that reached its end is left; any other status can be resumed.
+FINISHED = frozenset({"completed", "completed_partial"})
+
+
 @dataclass(frozen=True, eq=False)  # eq=False: every change is a new value, so watchers fire
 class OpenSong:
     """The song on screen, the session folder it lives in, and the session's record.
@@ -32,6 +36,22 @@ class OpenSong:
         """A composed session is open: changes, undo and alternatives apply to it."""
         p = self.pipeline
         return bool(p and self.folder and p.intent is not None and p.song_state.tracks)
+
+    @property
+    def resumable(self) -> bool:
+        """A run that stopped before its end (cancelled, failed, cut short) is open from disk."""
+        p = self.pipeline
+        return bool(p and self.folder and p.status not in FINISHED)
+
+    @property
+    def stopped_sentence(self) -> str:
+        """Where an unfinished run stopped, and the key that resumes it."""
+        p = self.pipeline
+        if p is None or not self.resumable:
+            return ""
+        done = p.recovery.last_successful_stage
+        how = {"cancelled": "was cancelled", "failed": "failed"}.get(p.status, "stopped")
+        return f"This run {how} after stage {done}/8: press r to resume it."
 
     @property
     def history(self) -> list[HistoryEntry]:

@@ -31,6 +31,7 @@ STUDIO_VARIABLES: dict[str, tuple[str, int | None]] = {
     "section-a": ("primary", 45),
     "section-b": ("secondary", 45),
     "playhead": ("warning", None),
+    "pane-border": ("panel-lighten-2", None),
 }
 
 

@@ -76,5 +76,5 @@ def test_bad_usage_exits_2_with_a_sentence(session: Session, tmp_path: Path) -> 
     assert unknown.exit_code == 2 and "no tuba" in unknown.output
     nowhere = _run("modify", str(tmp_path), "make it darker")
     assert nowhere.exit_code == 2
-    muddled = _run("modify", str(session.folder), "hmm")
-    assert muddled.exit_code == 2 and "try" in muddled.output
+    muddled = _run("modify", str(session.folder), "hmm")  # understood nothing: not usage (2)
+    assert muddled.exit_code == 4 and "try" in muddled.output

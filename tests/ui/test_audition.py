@@ -24,9 +24,17 @@ from tests.ui.songs import studio_song
 
 
 async def load_song(pilot) -> None:
+    """The test song open, the arrangement focused on its first lane (drums).
+
+    The song opens on its chords, the first part heard in the intro; the tests count lanes
+    from the first.
+    """
     pilot.app.studio.post_message(SongLoaded(studio_song(), None, None))
     await pilot.pause()
-    pilot.app.studio.query_one(ArrangementView).focus()
+    view = pilot.app.studio.query_one(ArrangementView)
+    view.focus()
+    view.action_track(-view.track_index)
+    await pilot.pause()
 
 
 async def test_the_audition_keys_drive_the_player(tmp_path: Path) -> None:

@@ -13,13 +13,14 @@ from textual.notifications import Notify
 from muse_tui.tui.messages import PipelineEventMessage
 from muse_tui.tui.screens.ambiguity import AmbiguityModal
 from muse_tui.tui.screens.approval import ApprovalModal
+from muse_tui.tui.screens.confirm import ConfirmModal
 from muse_tui.tui.screens.help import HelpScreen
 from muse_tui.tui.screens.sessions import SessionsScreen
 from muse_tui.tui.widgets.arrangement import ArrangementView
 from muse_tui.tui.widgets.prompt import PromptInput
 from muse_tui.tui.widgets.tracker import StageTracker
 from tests.engine.fakes import Knobs
-from tests.ui.harness import SESSION_IDS, Hold, make_studio
+from tests.ui.harness import SESSION_IDS, Hold, make_studio, until
 
 NO_GATES = "approval_gates = []\n"
 
@@ -95,14 +96,25 @@ async def test_regenerate_makes_the_stage_again_with_a_new_variant(tmp_path: Pat
     assert decisions == ["regenerate", "approve"]
 
 
-async def test_escape_at_the_gate_cancels_the_run_and_keeps_the_checkpoint(tmp_path: Path) -> None:
+async def test_escape_at_the_gate_asks_then_cancels_the_run_and_keeps_the_checkpoint(
+    tmp_path: Path,
+) -> None:
+    """Before, escape at a gate threw the run away at once, with nothing asked."""
     app = make_studio(tmp_path)
     messages: list[Message] = []
     async with app.run_test(message_hook=messages.append) as pilot:
         await type_prompt(pilot, "dark trap")
         while not isinstance(app.screen, ApprovalModal):
             await pilot.pause(0.01)
-        await pilot.press("escape")
+        gate = app.screen
+        await pilot.press("escape")  # asked first
+        assert isinstance(app.screen, ConfirmModal) and app.studio.running
+        await pilot.press("n")  # no: back at the same gate, the run waiting
+        assert app.screen is gate and app.studio.running
+        await pilot.press("escape", "escape")  # escape twice is still a no
+        assert app.screen is gate and app.studio.running
+
+        await pilot.press("escape", "y")
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.is_running and not isinstance(app.screen, ApprovalModal)
@@ -110,6 +122,38 @@ async def test_escape_at_the_gate_cancels_the_run_and_keeps_the_checkpoint(tmp_p
         assert app.screen.query_one(StageTracker).state.status == "cancelled"
     checkpoint = tmp_path / "sessions" / SESSION_IDS[0] / "state" / "pipeline-state.json"
     assert checkpoint.is_file()
+
+
+async def test_f1_at_the_gate_shows_the_keys_and_the_gate_waits(tmp_path: Path) -> None:
+    """Before, F1 did nothing at a gate (the app's help key is not reached past a modal)."""
+    app = make_studio(tmp_path)
+    async with app.run_test() as pilot:
+        await type_prompt(pilot, "dark trap")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        gate = app.screen
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert app.screen is gate and app.studio.running
+        await pilot.press("y")
+        await app.workers.wait_for_complete()
+        assert app.studio.song is not None
+
+
+async def test_escape_at_a_question_asks_before_cancelling_the_run(tmp_path: Path) -> None:
+    app = make_studio(tmp_path, settings=NO_GATES)
+    async with app.run_test() as pilot:
+        await type_prompt(pilot, "something warm")
+        await until(pilot, lambda: isinstance(app.screen, AmbiguityModal))
+        question = app.screen
+        await pilot.press("escape")
+        assert isinstance(app.screen, ConfirmModal)
+        await pilot.press("n")
+        assert app.screen is question and app.studio.running
+        await pilot.press("escape", "y")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen is app.studio and app.studio.song is None
 
 
 async def test_a_blocking_question_is_answered_from_the_keyboard(tmp_path: Path) -> None:

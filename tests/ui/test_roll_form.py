@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.app import App, ComposeResult
 
-from muse_tui.tui.widgets.arrangement import ArrangementView
+from muse_tui.contracts import Arrangement, Section, SongState
+from muse_tui.tui.widgets.arrangement import ArrangementView, fitted
 from muse_tui.tui.widgets.piano_roll import MOTIF_RUN, PianoRoll
 from muse_tui.tui.widgets.roll_model import RollForm
 from tests.ui.harness import SESSION_IDS, make_studio, write_session
@@ -61,7 +63,8 @@ async def open_lead_hook(pilot) -> None:
     pilot.app.studio.open_session(folder)
     await pilot.pause()
     pilot.app.studio.query_one(ArrangementView).focus()
-    await pilot.press("right", "right", "down", "down", "down")
+    # The song opens on its chords, the first part heard in the intro; the lead is next.
+    await pilot.press("right", "right", "down")
     await pilot.pause()
 
 
@@ -74,9 +77,50 @@ async def test_the_studio_roll_names_the_section_and_letters_the_hook() -> None:
 
     assert roll.track is not None and roll.track.role == "lead"
     assert "Hook 13" in ruler
-    assert lane.startswith("motifs") and lane.count("A" + MOTIF_RUN) == 2
+    assert lane.startswith("motifs A") and lane.count("A" + MOTIF_RUN) == 2
+    # Before, "motifs" was wider than the label column and pushed the lane onto the border.
+    assert len(lane) == len(ruler)
 
 
 def test_the_studio_roll_with_the_hook_lettered(snap_compare) -> None:
     app = make_studio(Path("."), sessions_root=Path("sessions"))
     assert snap_compare(app, terminal_size=(120, 40), run_before=open_lead_hook)
+
+
+@pytest.mark.parametrize(
+    ("name", "width", "shown"),
+    [
+        ("Verse 1", 9, "Verse 1"),
+        ("Hook 1", 3, "H1"),  # was "Hoo", the same as the next hook's
+        ("Pre-Chorus 2", 5, "PC2"),
+        ("Intro", 2, "In"),
+        ("Outro", 4, "Outr"),
+    ],
+)
+def test_a_section_name_too_long_for_its_block_keeps_its_number(
+    name: str, width: int, shown: str
+) -> None:
+    assert fitted(name, width) == shown
+
+
+async def test_the_arrangement_ruler_numbers_every_step_when_a_column_holds_two_bars() -> None:
+    """Before, 64 bars in 35 columns read "1 17 33 41 57": a number due at a bar no column
+    started on (9, 25, 49) was left out."""
+
+    class _View(App[None]):
+        def compose(self) -> ComposeResult:
+            yield ArrangementView()
+
+    song = SongState(
+        arrangement=Arrangement(
+            template="x",
+            sections=[Section(name="A", kind="verse", start_bar=0, bars=64, energy=0.5)],
+        )
+    )
+    app = _View()
+    async with app.run_test(size=(35 + 11, 10)) as pilot:
+        view = app.query_one(ArrangementView)
+        view.set_song(song)
+        await pilot.pause()
+        numbers = view.render_line(0).text.split()[1:]
+    assert numbers == ["1", "9", "17", "25", "33", "41", "49", "57"]

@@ -11,6 +11,7 @@ from textual.message import Message
 from textual.notifications import Notify
 from textual.widgets import DataTable, Input
 
+from muse_tui.store.checkpoint import load_checkpoint
 from muse_tui.tui.commands import StudioCommands
 from muse_tui.tui.messages import SongLoaded
 from muse_tui.tui.screens.confirm import ConfirmModal
@@ -18,9 +19,10 @@ from muse_tui.tui.screens.help import HelpScreen
 from muse_tui.tui.screens.sessions import SessionsScreen
 from muse_tui.tui.screens.settings import SettingsScreen, read_keymap
 from muse_tui.tui.widgets.arrangement import ArrangementView
+from muse_tui.tui.widgets.piano_roll import PianoRoll
 from muse_tui.tui.widgets.prompt import PromptInput
 from muse_tui.tui.widgets.tracker import StageTracker
-from tests.ui.harness import SESSION_IDS, Players, make_studio
+from tests.ui.harness import SESSION_IDS, Players, make_studio, until, write_session
 from tests.ui.songs import studio_song
 from tests.ui.test_compose import type_prompt
 
@@ -39,7 +41,7 @@ async def compose_two_sessions(app, pilot) -> None:
     await type_prompt(pilot, "new song: stopped one")  # a session is open: say it is new
     while app.screen.__class__.__name__ != "ApprovalModal":
         await pilot.pause(0.01)
-    await pilot.press("escape")
+    await pilot.press("escape", "y")  # cancel the run, and yes, really
     await app.workers.wait_for_complete()
     await pilot.pause()
 
@@ -227,3 +229,77 @@ def test_keymap_lines_read_with_or_without_quotes() -> None:
         "audition.play": "p",
         "roll.zoom_in": "ctrl+up",
     }
+
+
+async def test_a_theme_chosen_with_textuals_own_command_is_remembered(tmp_path: Path) -> None:
+    """Before, the palette's "Change theme" (Textual's) set the theme for this sitting only."""
+    app = make_studio(tmp_path)
+    async with app.run_test() as pilot:
+        app.theme = "muse-light"  # what Textual's theme picker does, and nothing more
+        await pilot.pause()
+    again = make_studio(tmp_path)
+    async with again.run_test() as pilot:
+        assert again.theme == "muse-light"
+
+
+async def test_a_stopped_session_says_r_resumes_it_and_r_does(tmp_path: Path) -> None:
+    """Before, opening a cancelled session showed "No song yet", and nothing said r resumes."""
+    folder = write_session(
+        tmp_path / "sessions", SESSION_IDS[0], studio_song(), prompt="x", finished=False
+    )
+    app = make_studio(tmp_path, settings=NO_GATES)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.studio.open_session(folder)
+        await pilot.pause()
+        view = app.studio.query_one(ArrangementView)
+        pending = load_checkpoint(folder)
+        assert pending.status == "cancelled"
+        said = " ".join(" ".join(s.text.split()) for s in app.studio.log_pane.lines)
+        assert "This run was cancelled after stage 3/8: press r to resume it." in said
+        view.focus()
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert load_checkpoint(folder).status == "completed"
+        assert app.studio.song is not None and app.studio.song.tracks
+
+
+async def test_a_song_opens_on_a_part_that_plays_in_its_first_section(tmp_path: Path) -> None:
+    """Before, the roll opened on the first track, the drums, silent in the intro."""
+    app = make_studio(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.studio.post_message(SongLoaded(studio_song(), None, None))
+        await pilot.pause()
+        roll = app.studio.query_one(PianoRoll)
+        assert roll.track is not None and roll.track.role == "chords"  # drums, bass start at 5
+
+
+async def test_the_studio_reopens_the_session_it_showed_last(tmp_path: Path) -> None:
+    """Before, every launch started empty."""
+    folder = write_session(tmp_path / "sessions", SESSION_IDS[0], studio_song(), prompt="x")
+    app = make_studio(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert app.studio.session is None  # nothing shown before: nothing to reopen
+        app.studio.open_session(folder)
+        await until(pilot, lambda: app.studio.session is not None)
+    again = make_studio(tmp_path)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: again.studio.session is not None)
+        assert again.studio.session_dir == folder.resolve()
+        assert again.focused is again.studio.prompt  # ready to say what to change
+
+
+async def test_the_footers_last_cell_is_the_palette_keys_when_the_keys_overflow(
+    tmp_path: Path,
+) -> None:
+    """Before, Textual's compact footer docked the palette key one cell short of the edge, and
+    the last letter of a key scrolled under it showed there: "^p Palettes"."""
+    app = make_studio(tmp_path)
+    async with app.run_test(size=(64, 24)) as pilot:
+        app.studio.post_message(SongLoaded(studio_song(), None, None))  # many keys: they overflow
+        await pilot.pause()
+        app.studio.query_one(ArrangementView).focus()
+        await pilot.pause()
+        widget, _ = app.screen.get_widget_at(63, 23)
+        assert "-command-palette" in widget.classes

@@ -1,4 +1,4 @@
-"""What the producer sees, at 120×40 and 80×24: every screen, modal, state and theme.
+"""What the producer sees, at 120×40 and 80×24 (a finished song at 100×30 and 140×40 too).
 
 Deterministic by construction (fixed seed, clock, ids and timings, frozen
 spinners, no blinking cursor, no watchers), with paths relative to a
@@ -64,7 +64,9 @@ async def open_finished(pilot, players: Players | None = None) -> None:
     await pilot.pause()
     pilot.app.studio.open_session(folder)
     await pilot.pause()
-    pilot.app.studio.query_one(ArrangementView).focus()
+    view = pilot.app.studio.query_one(ArrangementView)
+    view.focus()
+    view.action_track(-view.track_index)  # from the first lane (the song opens on its chords)
     await pilot.press("right", "right", "down")
 
 
@@ -120,6 +122,12 @@ def test_ambiguity_question(snap_compare, size) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_finished_session(snap_compare, size) -> None:
+    assert snap_compare(studio(), terminal_size=size, run_before=open_finished)
+
+
+@pytest.mark.parametrize("size", [(100, 30), (140, 40)], ids=["100x30", "140x40"])
+def test_finished_session_at_the_sizes_producers_use(snap_compare, size) -> None:
+    """Issue 33: at 100x30 the section names were cut ("In Hoo Verse 1 Hoo")."""
     assert snap_compare(studio(), terminal_size=size, run_before=open_finished)
 
 

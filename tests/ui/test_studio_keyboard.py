@@ -199,3 +199,20 @@ async def test_a_paste_behind_tab_waits_with_the_keys_for_the_focus_move(tmp_pat
         app.post_message(events.Paste("de"))
         await pilot.pause()
         assert prompt.has_focus and prompt.text == "cde"
+
+
+async def test_keys_typed_right_after_enter_do_not_change_the_prompt_sent(tmp_path: Path) -> None:
+    """Before, "uk garage … G minor", enter, "abc" typed fast composed "…G minorabc" (read as
+    A minor): the letters reached the prompt before enter's binding took its text."""
+    app = make_studio(tmp_path, settings=NO_GATES)
+    async with app.run_test(size=(120, 40)) as pilot:
+        prompt = app.studio.query_one(PromptInput)
+        prompt.focus()
+        await pilot.pause()
+        _typed_at_once(app, *"trap in G minor", "enter", "a", "b", "c")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.studio.pipeline.raw_prompt == "trap in G minor"
+        assert prompt.prompts[-1] == "trap in G minor"
+        assert prompt.text.endswith("abc")  # typed after enter: still in the prompt, not lost

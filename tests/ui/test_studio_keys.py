@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual import events
+from textual.message import Message
+from textual.notifications import Notify
 
 from muse_tui.tui.screens.confirm import TYPE_AHEAD_GRACE_S, ConfirmModal
 from muse_tui.tui.widgets.prompt import PromptInput
@@ -62,3 +64,70 @@ async def test_keys_typed_before_a_question_shows_go_to_the_prompt_not_the_answe
         app.post_message(key)
         await pilot.pause()
         assert answers == [False] and app.screen is app.studio
+
+
+async def test_u_undoes_in_the_studio_as_help_says(tmp_path: Path) -> None:
+    """Before, help listed u for undo, but u did nothing outside the History pane."""
+    messages: list[Message] = []
+    app = make_studio(tmp_path, settings=NO_GATES)
+    async with app.run_test(size=(120, 40), message_hook=messages.append) as pilot:
+        await _composed(pilot)
+        prompt = app.studio.query_one(PromptInput)
+        await pilot.press("u")  # in the prompt u is typed
+        assert prompt.text == "u"
+        prompt.clear()
+        await pilot.press("escape", "u")  # outside it, u undoes (nothing yet, and it says so)
+        await pilot.pause()
+        said = [m.notification.message for m in messages if isinstance(m, Notify)]
+        assert "There is no change to undo." in said
+
+
+async def test_slash_in_the_empty_prompt_is_not_typed_but_a_slash_chord_is(tmp_path: Path) -> None:
+    """Before, / (help: "Type a new prompt") typed a "/" when the prompt already had the focus,
+    as it has after every gate and change."""
+    app = make_studio(tmp_path, settings=NO_GATES)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _composed(pilot)
+        prompt = app.studio.query_one(PromptInput)
+        assert app.focused is prompt
+        await pilot.press("slash")
+        assert prompt.text == "" and app.focused is prompt
+        await pilot.press(*"Am/E", "slash")
+        assert prompt.text == "Am/E/"  # within a line a slash is a slash
+
+
+async def test_an_unbracketed_paste_lands_in_the_prompt_as_one_edit(tmp_path: Path) -> None:
+    """Before, 10,000 keys queued at once (a paste the terminal did not bracket) were typed
+    one by one, each re-wrapping the whole line: minutes of a frozen studio (bench/paste.py)."""
+    messages: list[Message] = []
+    app = make_studio(tmp_path, settings=NO_GATES)
+    async with app.run_test(size=(120, 40), message_hook=messages.append) as pilot:
+        prompt = app.studio.query_one(PromptInput)
+        prompt.focus()
+        await pilot.press("d")  # typed alone: a key
+        await pilot.pause()
+        messages.clear()
+        text = ("ark trap, 140, key of Am, " * 400)[:10_000]
+        for character in text:
+            app.post_message(events.Key(character if character != " " else "space", character))
+        await pilot.pause()
+        assert prompt.text == "d" + text
+        edits = {id(m) for m in messages if isinstance(m, PromptInput.Changed)}  # as it bubbles
+        assert len(edits) == 1  # one edit for the paste, not 10,000
+
+
+async def test_the_notes_pane_shows_a_long_prompt_shortened(tmp_path: Path) -> None:
+    """Before, a pasted 10,000-character prompt was echoed whole in the notes pane."""
+    app = make_studio(tmp_path, settings=NO_GATES)
+    async with app.run_test(size=(120, 40)) as pilot:
+        prompt = app.studio.query_one(PromptInput)
+        prompt.focus()
+        app.post_message(events.Paste("dark trap, 140, key of Am " + "very " * 2_000))
+        await pilot.pause()
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = " ".join(" ".join(strip.text.split()) for strip in app.studio.log_pane.lines)
+        assert "dark trap, 140, key of Am" in shown
+        assert "(10,025 characters)" in shown  # the prompt sent: stripped
+        assert shown.count("very") < 60

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from muse_tui.compose.intent.keys import KeyRequest, read_keys
+from muse_tui.compose.intent.note_words import read_note_words
 from muse_tui.compose.intent.numbers import (
     LengthRequest,
     TempoRequest,
@@ -132,7 +133,8 @@ def read_prompt(prompt: str, lexicon: IntentLexicon, artists: ArtistTable) -> Pr
     if reading.tempo is None:
         reading.tempo = read_bare_tempo(text)
     _read_words(text, lexicon, artists, reading)
-    reading.keys = read_keys(text, lexicon.modes)
+    foreign = read_note_words(text, lexicon)  # first: "fis-Moll" holds an "f"
+    reading.keys = read_keys(text, lexicon.modes, foreign)
     reading.unknown_names = _unknown_names(text, lexicon)
     return reading
 

@@ -30,14 +30,18 @@ class KeyRequest:
     mode: str | None
 
 
-def read_keys(prompt: PromptText, mode_words: dict[str, list[str]]) -> list[KeyRequest]:
-    """Every key or mode named, in the order written."""
+def read_keys(
+    prompt: PromptText,
+    mode_words: dict[str, list[str]],
+    already: list[tuple[int, KeyRequest]] | None = None,
+) -> list[KeyRequest]:
+    """Every key or mode named, in the order written, among those `already` read (by place)."""
     words = {w.lower(): mode for mode, spellings in mode_words.items() for w in spellings}
     long_words = sorted((w for w in words if len(w) > 1), key=len, reverse=True)
     spelled = "|".join(re.escape(w).replace(r"\ ", r"\s?") for w in long_words)
     acc = r"(?P<acc>#|b|\s?-?\s?(?i:sharp|flat)(?!\w))?"
     mode = rf"(?:(?P<short>m|min|maj)(?![a-z])|\s?-?\s?(?P<mode>(?i:{spelled}))(?!\w))?"
-    found: list[tuple[int, KeyRequest]] = []
+    found: list[tuple[int, KeyRequest]] = list(already or ())
 
     context = re.compile(
         rf"(?<!\w)(?P<ctx>in\s(?:the\s)?key\sof|key\sof|key\s?(?:is|=|:)?|in|tonic)\s"
@@ -100,7 +104,11 @@ def _article(match: re.Match[str], text: str) -> bool:
 
 def _tonic(note: str, accidental: str) -> str:
     sign = "#" if accidental in {"#", "sharp"} else "b" if accidental in {"b", "flat"} else ""
-    tonic = note.upper() + sign
+    return enharmonic(note.upper() + sign)
+
+
+def enharmonic(tonic: str) -> str:
+    """A tonic as a key is named: E# is F, Cb is B."""
     return _ENHARMONIC.get(tonic, tonic)
 
 

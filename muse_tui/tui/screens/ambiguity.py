@@ -13,7 +13,7 @@ from textual.widgets.option_list import Option
 
 from muse_tui.contracts import Ambiguity
 
-from .confirm import TypeAheadGuard
+from .confirm import TypeAheadGuard, ask_before_cancelling
 from .dialog import Dialog
 
 
@@ -32,7 +32,9 @@ class AmbiguityModal(TypeAheadGuard, Dialog[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel run", id="question.cancel",
-                tooltip="Cancel the run instead of answering"),
+                tooltip="Cancel the run instead of answering, once you say yes"),
+        Binding("f1", "app.help", "Help", id="question.help",
+                tooltip="Every key, where it works (the question waits meanwhile)"),
         Binding("tab", "focus_next", "Own answer", id="question.own_answer",
                 tooltip="Move between the options and typing your own answer"),
     ] + [
@@ -92,4 +94,4 @@ class AmbiguityModal(TypeAheadGuard, Dialog[str | None]):
             self.dismiss(self.question.options[number - 1])
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        ask_before_cancelling(self, lambda: self.dismiss(None))

@@ -19,12 +19,13 @@ from muse_tui.contracts import (
     ValidationOutput,
 )
 from muse_tui.engine.protocols import ApprovalRequest
+from muse_tui.theory import parse_chord, voicing_names
 from muse_tui.theory.pitch import midi_to_name
 
 from ..messages import PreviewRequested
 from ..preview import progression_preview
 from ..widgets.mini_roll import MiniRoll
-from .confirm import TypeAheadGuard
+from .confirm import TypeAheadGuard, ask_before_cancelling
 from .dialog import Dialog
 
 
@@ -38,10 +39,13 @@ class ApprovalModal(TypeAheadGuard, Dialog[Decision]):
                 tooltip="Keep this and go on to the next stage"),
         Binding("r", "decide('regenerate')", "Regenerate", id="gate.regenerate",
                 tooltip="Make this stage again with a new variant"),
-        Binding("escape", "decide('cancel')", "Cancel run", id="gate.cancel",
-                tooltip="Stop the run here (the checkpoint is kept; resume it from Sessions)"),
+        Binding("escape", "cancel_run", "Cancel run", id="gate.cancel",
+                tooltip="Stop the run here, once you say yes (the checkpoint is kept; "
+                        "resume it from Sessions)"),
         Binding("a", "audition", "Audition", id="gate.audition",
                 tooltip="Hear this stage's output through the MIDI port (again to stop)"),
+        Binding("f1", "app.help", "Help", id="gate.help",
+                tooltip="Every key, where it works (the gate waits meanwhile)"),
     ]  # fmt: skip
 
     def __init__(self, request: ApprovalRequest) -> None:
@@ -91,6 +95,9 @@ class ApprovalModal(TypeAheadGuard, Dialog[Decision]):
     def action_decide(self, decision: Decision) -> None:
         self.dismiss(decision)
 
+    def action_cancel_run(self) -> None:
+        ask_before_cancelling(self, lambda: self.dismiss("cancel"))
+
     def action_audition(self) -> None:
         output, song = self.request.output, self.request.song
         if isinstance(output, HarmonyOutput):
@@ -106,13 +113,22 @@ def _chord_table(output: HarmonyOutput) -> Table:
     table = Table(box=None, padding=(0, 2), show_edge=False, expand=False)
     for column in ("", "roman", "chord", "beats", "function", "voicing"):
         table.add_column(column, no_wrap=True, header_style="bold")
+    key = f"{progression.key} {progression.mode}"
     for i, chord in enumerate(progression.chords, 1):
-        voicing = " ".join(midi_to_name(p) for p in chord.voicing)
+        voicing = " ".join(_spelled(chord.symbol, chord.voicing, key))
         table.add_row(
             str(i), chord.roman, chord.symbol, f"{chord.beats:g}", chord.function, voicing
         )
     table.title = f"{progression.key} {progression.mode}"
     return table
+
+
+def _spelled(symbol: str, voicing: list[int], key: str) -> list[str]:
+    """The voicing as the chord spells it (E: G#3, not Ab3); plain names if it cannot be read."""
+    try:
+        return voicing_names(parse_chord(symbol), voicing, key)
+    except ValueError:  # a symbol or key the theory does not read: name the pitches plainly
+        return [midi_to_name(p) for p in voicing]
 
 
 def _section_table(output: ArrangementOutput) -> Table:

@@ -85,3 +85,16 @@ class ConfirmModal(TypeAheadGuard, Dialog[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+def ask_before_cancelling(dialog: Dialog[object], cancel: Callable[[], None]) -> None:
+    """Escape at a run's gate or question throws the run away: ask first, then `cancel()`.
+
+    Escape is also the key that closes every other dialog, so it is pressed by habit.
+    """
+    question = ConfirmModal(
+        "Cancel this run?",
+        "What it has made so far is kept: open it from Sessions (ctrl+o) and press r to "
+        "resume. y cancels the run; n or escape goes back to the question.",
+    )
+    dialog.app.push_screen(question, lambda yes: cancel() if yes else None)

@@ -162,6 +162,7 @@ class SettingsScreen(Screen[None]):
             default_bars=int(bars),
             default_tracks=list(self.query_one("#default_tracks", SelectionList).selected),
             keymap=keymap,
+            last_session=self.settings.last_session,  # not a choice made here: kept
         )
 
 

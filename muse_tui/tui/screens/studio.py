@@ -55,7 +55,8 @@ if TYPE_CHECKING:
     from ..widgets.prompt import PromptInput
 
 LETTER_ACTIONS = {
-    "toggle_play", "track_alone", "loop_section", "mute", "solo", "alternatives", "show_proposal"
+    "toggle_play", "track_alone", "loop_section", "mute", "solo", "alternatives", "show_proposal",
+    "resume",
 }  # fmt: skip
 EDIT_ACTIONS = {"undo", "redo", "alternatives"}
 #: The prompt, and its stand-in in the first frame (see `mount_prompt_and_notes`).
@@ -100,14 +101,17 @@ class StudioScreen(Screen[None]):
                 tooltip="Jam with the band on the prompt typed, else on the open song's prompt"),
         Binding("p", "show_proposal", "Proposal", id="studio.show_proposal",
                 tooltip="Show the pending proposal beside the song: hear it, accept or discard"),
-        Binding("ctrl+z", "undo", "Undo", id="studio.undo",
-                tooltip="Undo the latest change to the song (it stays in the history)"),
+        Binding("ctrl+z,u", "undo", "Undo", id="studio.undo",
+                tooltip="Undo the latest change to the song (it stays in the history); "
+                        "in the prompt u is typed and ctrl+z undoes typing"),
         Binding("ctrl+y", "redo", "Redo", id="studio.redo",
                 tooltip="Redo the latest undone change"),
+        Binding("r", "resume", "Resume", id="run.resume",
+                tooltip="Resume the open session's run where it stopped (cancelled or failed)"),
         Binding("ctrl+x", "cancel_run", "Cancel", id="run.cancel",
                 tooltip="Stop the running composition (its checkpoint is kept)"),
         Binding("slash", "focus_prompt", "Prompt", show=False, id="studio.focus_prompt",
-                tooltip="Type a new prompt"),
+                tooltip="Type a new prompt (in the prompt a slash is typed, except first)"),
         Binding("escape", "leave_prompt", "Leave prompt", show=False, id="studio.leave_prompt",
                 tooltip="Leave the prompt so the studio keys work"),
     ]  # fmt: skip
@@ -319,6 +323,8 @@ class StudioScreen(Screen[None]):
             return action == "toggle_play" and not self.focused.text and self.session is not None
         if action == "cancel_run":
             return self.running
+        if action == "resume":
+            return self.session is not None and self.session.resumable and not self.running
         if action == "alternatives" and self.comparison is not None:
             return False  # one comparison at a time; n asks for a new batch
         if action == "show_proposal":
@@ -354,6 +360,8 @@ class StudioScreen(Screen[None]):
             prompt.focus()  # a song just composed: what the producer types next is for the prompt
         self.refresh_bindings()
         self.sub_title = new.folder.name if new.folder else ""
+        if new.folder is not None:
+            self.app.remember_session(new.folder)
         self.listening.update_transport()
         if new.editable and new.folder is not None:
             self._show_pending(new.folder, new.song)  # a proposal survives a restart
@@ -518,6 +526,10 @@ class StudioScreen(Screen[None]):
 
     def action_cancel_run(self) -> None:
         self.composer.cancel()
+
+    def action_resume(self) -> None:
+        if self.session is not None and self.session.folder is not None:
+            self.open_session(self.session.folder, resume=True)
 
     def action_undo(self) -> None:
         self.editor.undo(1)

@@ -24,6 +24,24 @@ LABEL = 11
 SPARK = " ▁▂▃▄▅▆▇█"
 
 
+NO_SONG = "No song yet: type a prompt and press enter."
+
+
+def fitted(name: str, width: int) -> str:
+    """A section's name in `width` cells: whole, else its initials and number ("Hook 2" → "H2"),
+    which keep repeats apart where a cut name would not ("Hoo", "Hoo"); an unnumbered name
+    is cut ("Outr")."""
+    if len(name) <= width:
+        return name
+    words = name.split()
+    if len(words) > 1 and words[-1].isdigit():
+        initials = "".join(w[0] for part in words[:-1] for w in part.split("-")).upper()
+        short = initials + words[-1]
+        if len(short) <= width:
+            return short
+    return name[: max(width, 0)]
+
+
 def bars_played(track: Track, beats_per_bar: float, total_bars: int) -> list[bool]:
     """Which bars the track sounds in."""
     played = [False] * total_bars
@@ -79,6 +97,8 @@ class ArrangementView(StyledOncePerRepaint, Widget, can_focus=True):
         self.marks: dict[str, str] = {}  # track id → "M", "S", "▶"
         self.looped: str | None = None
         self._played: list[list[bool]] = []
+        #: What the pane says with no song: how to start one, or how to resume a stopped run.
+        self.empty_text = NO_SONG
 
     @property
     def sections(self) -> list[Section]:
@@ -107,6 +127,7 @@ class ArrangementView(StyledOncePerRepaint, Widget, can_focus=True):
         if new is None:
             return
         if not new.edited:
+            self.empty_text = new.stopped_sentence or NO_SONG
             self.set_song(new.song)
         elif old is None or new.song is not old.song:
             self.set_song(new.song, keep_place=True)  # the same song, changed
@@ -120,10 +141,21 @@ class ArrangementView(StyledOncePerRepaint, Widget, can_focus=True):
             self.section_index = min(self.section_index, max(len(self.sections) - 1, 0))
             self.track_index = min(self.track_index, max(len(self.tracks) - 1, 0))
         else:
-            self.section_index = self.track_index = 0
+            self.section_index, self.track_index = 0, self._first_heard()
             self.playhead_bar, self.marks, self.looped = None, {}, None
         self.refresh(layout=True)
         self.post_message(self.Selected(self.section, self.track))
+
+    def _first_heard(self) -> int:
+        """The first track that plays in the first section: the roll opens on notes, not rests."""
+        first = self.sections[0] if self.sections else None
+        if first is None:
+            return 0
+        bars = range(first.start_bar, first.end_bar)
+        for index, played in enumerate(self._played):
+            if any(b < len(played) and played[b] for b in bars):
+                return index
+        return 0
 
     def set_playhead(self, bar: float | None) -> None:
         if bar != self.playhead_bar:
@@ -166,7 +198,7 @@ class ArrangementView(StyledOncePerRepaint, Widget, can_focus=True):
         width = self.size.width
         grid = max(width - LABEL, 1)
         if not self.sections:
-            text = "No song yet: type a prompt and press enter." if y == 0 else ""
+            text = self.empty_text if y == 0 else ""
             return Strip([Segment(text.ljust(width)[:width], self.rich_style)])
         total = self.total_bars
         bar_at = [min(int(c * total / grid), total - 1) for c in range(grid + 1)]
@@ -208,8 +240,10 @@ class ArrangementView(StyledOncePerRepaint, Widget, can_focus=True):
         chars = [" "] * grid
         step = next((s for s in (1, 2, 4, 8, 16, 32, 64) if s * grid / self.total_bars >= 4), 128)
         for col in range(grid):
-            bar = bar_at[col]
-            if bar % step == 0 and (col == 0 or bar_at[col - 1] != bar):
+            # A column can span more than one bar: the bar a number is due at may be any of them.
+            first = bar_at[col - 1] + 1 if col else 0
+            bar = next((b for b in range(first, bar_at[col] + 1) if b % step == 0), None)
+            if bar is not None:
                 number = str(bar + 1)
                 if all(c == " " for c in chars[max(col - 1, 0) : col + len(number)]):
                     chars[col : col + len(number)] = list(number)
@@ -224,7 +258,8 @@ class ArrangementView(StyledOncePerRepaint, Widget, can_focus=True):
             style = self._style("section-a" if index % 2 == 0 else "section-b")
             if index == self.section_index:
                 style += self._style("selected")
-            name = section.name + (" ⟲" if self.looped == section.name else "")
+            name = fitted(section.name, len(cols) - 1)
+            name += " ⟲" if self.looped == section.name else ""
             text = (" " + name)[: len(cols)].ljust(len(cols))
             cells.extend((ch, style) for ch in text)
         return cells + [(" ", Style())] * (grid - len(cells))

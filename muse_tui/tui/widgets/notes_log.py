@@ -15,6 +15,16 @@ if TYPE_CHECKING:
     from muse_tui.contracts import PipelineEvent, StageFailed
 
 STATUS_TONES = {"completed": "success", "completed_partial": "warning"}
+#: The most of a prompt the pane echoes: a pasted page shows by its start, its end and its length.
+ECHO_LIMIT = 200
+
+
+def shortened(text: str, limit: int = ECHO_LIMIT) -> str:
+    """`text` as the pane echoes it: whole when short, else "start … end (10,000 characters)"."""
+    if len(text) <= limit:
+        return text
+    head, tail = text[: limit * 3 // 4].rstrip(), text[-(limit // 4) :].lstrip()
+    return f"{head} … {tail} ({len(text):,} characters)"
 
 
 class NotesLog(StyledOncePerRepaint, RichLog):
@@ -33,7 +43,9 @@ class NotesLog(StyledOncePerRepaint, RichLog):
         if new is None or new.edited:
             return
         if new.opened and new.folder is not None and new.pipeline is not None:
-            self.say(f"Opened {new.folder.name}: {new.pipeline.raw_prompt}", "bold")
+            self.say(f"Opened {new.folder.name}: {shortened(new.pipeline.raw_prompt)}", "bold")
+            if new.resumable:
+                self.say(new.stopped_sentence, "warning")
         notes = new.folder / "notes" / "producer-notes.md" if new.folder else None
         if notes is not None and notes.is_file():
             try:
@@ -54,7 +66,8 @@ class NotesLog(StyledOncePerRepaint, RichLog):
                     if event.resumed_from_stage
                     else ""
                 )
-                self.say(f"Composing {event.session_id}{resumed}: {event.prompt}", "bold")
+                prompt = shortened(event.prompt)
+                self.say(f"Composing {event.session_id}{resumed}: {prompt}", "bold")
             case "stage_completed":
                 self.say(f"{event.line} ({duration_text(event.duration_ms)})")
             case "stage_retrying":

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 ZOOMS = (1, 2, 4, 8)  # cells per beat
 SHADES = (0.4, 0.6, 0.8, 1.0)  # note colour strength by velocity quarter
 START_MARK = "▏"
+MOTIF_LABEL = "motifs"
 HEADER = 2  # lines above the grid: the sections with bar numbers, then the motifs
 #: Motif colours, A first; a motif's notes and its letter take the same one.
 MOTIF_COLOURS = ("#4fb8d8", "#e8a33d", "#c77ddb", "#7cc66b", "#e0675c")
@@ -133,6 +134,8 @@ class PianoRoll(StyledOncePerRepaint, ScrollView, can_focus=True):
                 total_beats=self.model.total_beats,
             )  # fmt: skip
             labels = [len(r.label) for r in self.model.rows]
+            if self.form.motifs:  # the motif lane's name takes the label column too
+                labels.append(len(MOTIF_LABEL) - 1)
             self._label_width = min(max(labels, default=3) + 2, 16)
         self._resize()
         x = section.start_bar * beats_per_bar * self.cells_per_beat if section else None
@@ -329,7 +332,9 @@ class PianoRoll(StyledOncePerRepaint, ScrollView, can_focus=True):
             for j, ch in enumerate(mark.letter):
                 if first <= a + j < min(b - 1, first + count):
                     chars[a + j - first] = ch
-        label = ("motifs" if self.form.motifs else "").ljust(self._label_width)
+        # Cut to the column, as every label is: longer, it pushed the lane onto the border.
+        label = (MOTIF_LABEL if self.form.motifs else "")[: self._label_width - 1]
+        label = label.ljust(self._label_width)
         return Strip([Segment(label, styles["ruler"]), *_runs(chars, cell_styles)], width)
 
     def _motif_style(self, mark: MotifMark) -> str:

@@ -2,6 +2,7 @@
 
 Space in an empty prompt is not typed: it goes on to the studio's play key, so
 the producer can listen and type the next change without leaving the prompt.
+Nor is slash, the studio's key for the prompt, which is already here.
 
 Up on the first line and down on the last walk through earlier prompts.
 Many terminals send shift+enter as plain enter, hence `ctrl+n`.
@@ -12,12 +13,13 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual import events, on
-from textual.binding import BindingType, NoBinding
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import TextArea
 
 from .prompt_keys import (
     CHANGE_PLACEHOLDER,
+    KEYS_BEFORE_TEXT,
     NEW_SONG_PLACEHOLDER,
     OWN_KEYS,
     PROMPT_BINDINGS,
@@ -51,23 +53,33 @@ class PromptInput(PromptBox, TextArea):
         self._position = len(self.prompts)
         self._draft = ""
 
-    def _on_key(self, event: events.Key) -> None:
-        # The text area would type enter as a new line. Our own keys (submit, new line) go to
-        # the bindings instead, in order after the keys typed before them: a priority
-        # binding would run ahead of characters still queued, and send half a prompt.
-        if event.key == "space" and not self.text:
-            event.prevent_default()  # a space opens no prompt: the studio's play key has it
+    async def _on_key(self, event: events.Key) -> None:
+        # The text area would type enter as a new line. Our own keys (submit, new line) run
+        # here, on the prompt's own turn, in the order typed: a priority binding would run
+        # ahead of characters still queued and send half a prompt; a binding run when the
+        # key bubbles up to the app would run behind the characters typed after it, and
+        # send them too ("… G minor", enter, "abc" composed "… G minorabc").
+        if event.key in KEYS_BEFORE_TEXT and not self.text:
+            event.prevent_default()  # not typed: the studio's binding has it (see the constant)
             return
-        try:
-            bound = self._bindings.get_bindings_for_key(event.key)
-        except NoBinding:
-            return
-        if any(b.id in OWN_KEYS for b in bound):
-            event.prevent_default()  # skips TextArea's handler; the key still reaches bindings
+        own = self._own_binding(event.key)
+        if own is not None:
+            event.prevent_default()  # skips TextArea's handler
+            event.stop()  # and the app's binding lookup: it has run here
+            await self.run_action(own.action)
+
+    def _own_binding(self, key: str) -> Binding | None:
+        """The submit or new-line binding `key` is bound to, after the producer's keymap."""
+        for node, bindings in self.screen._modal_binding_chain:
+            if node is self:
+                for binding in bindings.key_to_bindings.get(key, ()):
+                    if binding.id in OWN_KEYS:
+                        return binding
+        return None
 
     def check_consume_key(self, key: str, character: str | None = None) -> bool:
-        if key == "space" and not self.text:
-            return False  # an empty prompt leaves space to the studio's play key
+        if key in KEYS_BEFORE_TEXT and not self.text:
+            return False  # an empty prompt leaves them to the studio's bindings
         return super().check_consume_key(key, character)
 
     def expect_changes(self, on: bool) -> None:

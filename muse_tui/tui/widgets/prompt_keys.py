@@ -12,6 +12,11 @@ from textual.binding import Binding, BindingType
 NEW_SONG_PLACEHOLDER = 'Say what you want — "Frank Ocean meets Burial, late-night vibes, 2-step"'
 CHANGE_PLACEHOLDER = 'Say what to change — "bass too busy, simplify", "3rd chord darker", "undo"'
 
+#: Keys an empty prompt does not type. Space is the studio's play key. Slash is its "go to the
+#: prompt" key: pressed here it finds the prompt there already, and no prompt starts with a
+#: slash (a slash chord, "Am/E", is typed as usual).
+KEYS_BEFORE_TEXT = frozenset({"space", "slash"})
+
 #: Keys the prompt keeps from the text area: they go to its bindings, not into the text.
 OWN_KEYS = {"prompt.submit", "prompt.newline"}
 

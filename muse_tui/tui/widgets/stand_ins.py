@@ -22,7 +22,7 @@ from textual.strip import Strip
 from textual.style import Style as ContentStyle
 from textual.widget import Widget
 
-from .prompt_keys import NEW_SONG_PLACEHOLDER, PROMPT_BINDINGS, PromptBox
+from .prompt_keys import KEYS_BEFORE_TEXT, NEW_SONG_PLACEHOLDER, PROMPT_BINDINGS, PromptBox
 
 
 class PromptStandIn(PromptBox, Widget, can_focus=True):
@@ -94,8 +94,8 @@ class PromptStandIn(PromptBox, Widget, can_focus=True):
         return Strip(line.render_segments(self.visual_style), line.cell_length)
 
     def check_consume_key(self, key: str, character: str | None = None) -> bool:
-        # The prompt's: it types what is printable, except space while empty (the play key).
-        return key != "space" and character is not None and character.isprintable()
+        # The prompt's: it types what is printable, except space and slash while empty.
+        return key not in KEYS_BEFORE_TEXT and character is not None and character.isprintable()
 
     def _size_updated(
         self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True

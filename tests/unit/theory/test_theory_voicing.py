@@ -15,6 +15,7 @@ from muse_tui.theory import (
     voice,
     voice_lead,
     voice_leading_motion,
+    voicing_names,
 )
 from muse_tui.theory.pitch import midi_to_name
 
@@ -173,3 +174,18 @@ def test_voice_lead_finds_the_least_motion(previous, chord) -> None:
         if {note % 12 for note in candidate} == chord.pitch_classes
     )
     assert voice_leading_motion(before, after) == best
+
+
+@pytest.mark.parametrize(
+    ("symbol", "pitches", "key", "names"),
+    [
+        ("E", [56, 64, 71], "A minor", ["G#3", "E4", "B4"]),  # read Ab3 E4 B4 before
+        ("Ebm9", [63, 65, 66, 73], "Eb minor", ["Eb4", "F4", "Gb4", "Db5"]),  # Eb F F# C#
+        ("Dm7", [53, 57, 60, 62, 65], "A minor", ["F3", "A3", "C4", "D4", "F4"]),
+        ("C", [60, 64, 67, 70], "C major", ["C4", "E4", "G4", "Bb4"]),  # Bb: not the chord's
+    ],
+)
+def test_a_voicing_is_spelled_as_its_chord_spells_it(
+    symbol: str, pitches: list[int], key: str, names: list[str]
+) -> None:
+    assert voicing_names(parse_chord(symbol), pitches, key) == names

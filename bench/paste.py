@@ -1,0 +1,74 @@
+"""Bench an unbracketed paste: 10,000 characters typed into the studio's prompt at once.
+
+A terminal without bracketed paste (or a paste through tmux's `send-keys`, or a
+clipboard tool typing) hands the studio one key per character. Before issue 33 a
+10,000-character paste took minutes to land in the prompt, the studio frozen meanwhile.
+
+Prints the seconds from writing the paste into the studio's terminal to the frame that
+shows its last characters, and the seconds until the studio has drawn its last frame of
+it (target: under 1 s). Run: `.venv/bin/python bench/paste.py [--chars 10000] [--runs 3]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.tui import launched  # noqa: E402
+
+#: The paste ends in these: no frame of the studio writes them otherwise.
+MARKER = b"zqxj"
+#: What a terminal's read gives the program at a time.
+CHUNK = 4096
+
+
+def paste_text(chars: int) -> bytes:
+    words = b"dark trap 140 bpm A minor, rolling 808s, hats in triplets, "
+    body = (words * (chars // len(words) + 1))[: chars - len(MARKER)]
+    return body + MARKER
+
+
+def paste_once(chars: int) -> tuple[float, float]:
+    """(seconds to the frame showing the paste's end, seconds to the studio's last frame)."""
+    text = paste_text(chars)
+    with launched(None) as terminal:
+        terminal.wait_for(b"Stages")
+        terminal.wait_for(b"Compose", timeout=30)  # the prompt is mounted: its footer key shows
+        terminal.drain(0.3)
+        sent = time.perf_counter()
+        for start in range(0, len(text), CHUNK):
+            os.write(terminal.fd, text[start : start + CHUNK])
+        shown = terminal.wait_for(MARKER, timeout=600) - sent
+        terminal.drain(0.2)
+        settled = time.perf_counter() - 0.2 - sent
+        return shown, settled
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chars", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    shown, settled = [], []
+    for _ in range(args.runs):
+        a, b = paste_once(args.chars)
+        shown.append(a)
+        settled.append(b)
+    print(f"unbracketed paste of {args.chars:,} characters, {args.runs} runs (median, max)")
+    print(f"  in the prompt, on screen    {statistics.median(shown):7.3f} s  {max(shown):7.3f} s")
+    quiet = f"{statistics.median(settled):7.3f} s  {max(settled):7.3f} s"
+    print(f"  studio quiet again          {quiet}")
+    ok = max(settled) < 1.0
+    print(f"  target < 1 s: {'ok' if ok else 'MISSED'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
