@@ -69,16 +69,23 @@ _TRIPLET_STEP = (0, 2, 4, 5, 6)
 
 @lru_cache(maxsize=1024)
 def _as_triplets(beat: str) -> str:
-    """One beat of a straight grid (four 16ths) as one dotted beat (six 16ths)."""
+    """One beat of a straight grid (four 16ths) as one dotted beat (six 16ths).
+
+    A hit stays one step; holds (`-`) stretch over the room their steps now cover.
+    """
     out = ["."] * 6
     index = 0
     while index < len(beat):
         letter, end = beat[index], index + 1
         while end < len(beat) and beat[end] == "-":
             end += 1
-        if letter != ".":  # a hit (or a hold carried in from the beat before) and its holds
-            first, last = _TRIPLET_STEP[index], _TRIPLET_STEP[end]
-            out[first:last] = [letter] + ["-"] * (last - first - 1)
+        first, last = _TRIPLET_STEP[index], _TRIPLET_STEP[end]
+        if letter == "-":  # a hold carried in from the beat before
+            out[first:last] = ["-"] * (last - first)
+        elif letter != ".":
+            out[first] = letter
+            if end > index + 1:
+                out[first + 1 : last] = ["-"] * (last - first - 1)
         index = end
     return "".join(out)
 

@@ -19,7 +19,7 @@ def play(
     for bar in bars:
         for voice, grid in pattern.voices.items():
             for step, letter in enumerate(tile(grid, bar, ctx.bar_steps, ctx.felt)):
-                if letter != ".":
+                if letter not in ".-":  # a drum is struck, never held
                     when = bar * ctx.beats_per_bar + step * STEP
                     notes.append(hit(ctx, voice, letter, when, scale))
     return notes

@@ -221,3 +221,9 @@ def test_held_chords_fall_on_the_dotted_beats(sessions: dict[str, Path], label: 
     assert held, "the song holds chords"
     off = sorted(onset for onset, _ in held if abs(onset / 1.5 - round(onset / 1.5)) >= 0.05)
     assert len(off) <= 0.1 * len(held), f"held chords off the dotted beats at {off[:10]}"
+
+
+def test_a_12_8_song_with_hand_percussion_composes(tmp_path: Path) -> None:
+    """A random draw found it: a kit grid read in 12/8 once carried holds the drums can't play."""
+    session = compose(tmp_path, "Hans Zimmer meets Daft Punk, in 12/8, 808, trombone, congas")
+    assert hear(session).changes == [(0.0, 12, 8)]
