@@ -43,7 +43,7 @@ class Comparing(Widget):
         for shown in self.screen.query("#proposal"):
             shown.remove()  # one view where the roll was; the proposal stays pending (p)
         song = comparison.pipeline.song_state
-        total = song.arrangement.total_bars * song.beats_per_bar if song.arrangement else 0.0
+        total = song.bar_beat(song.arrangement.total_bars) if song.arrangement else 0.0
         screen = self.screen
         try:
             view = screen.query_one(CompareView)
@@ -88,7 +88,7 @@ class Comparing(Widget):
         proposed = pending.pipeline.song_state
         changed = changed_tracks(song, proposed)
         first = changed[0] if changed else None
-        total = song.arrangement.total_bars * song.beats_per_bar if song.arrangement else 0.0
+        total = song.bar_beat(song.arrangement.total_bars) if song.arrangement else 0.0
         view = ProposalView(
             pending.proposal.request,
             pending.proposal.summary,

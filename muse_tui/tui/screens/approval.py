@@ -75,7 +75,7 @@ class ApprovalModal(TypeAheadGuard, Dialog[Decision]):
             yield Static(_chord_table(output), classes="chords")
         elif isinstance(output, PartsOutput):
             song = self.request.song
-            total = song.arrangement.total_bars * song.beats_per_bar if song.arrangement else 0
+            total = song.bar_beat(song.arrangement.total_bars) if song.arrangement else 0
             for track in song.tracks:
                 yield MiniRoll(track, total)
         elif isinstance(output, ArrangementOutput):

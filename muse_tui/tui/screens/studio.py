@@ -483,10 +483,11 @@ class StudioScreen(Screen[None]):
         roll, song = self.query_one(PianoRoll), self.song
         if song is None:
             return
-        total = song.arrangement.total_bars * song.beats_per_bar if song.arrangement else 0.0
+        total = song.bar_beat(song.arrangement.total_bars) if song.arrangement else 0.0
         roll.set_track(
             message.track, beats_per_bar=song.beats_per_bar, total_beats=total,
             section=message.section, sections=song.arrangement.sections if song.arrangement else (),
+            bar_beat=song.bar_beat,
         )  # fmt: skip
         track = message.track
         where = f" · {message.section.name}" if message.section else ""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
@@ -18,7 +17,7 @@ from ..session import OpenSong, follow_open_song
 from .line_style import StyledOncePerRepaint
 
 if TYPE_CHECKING:
-    from muse_tui.contracts import Section, SongState, Track
+    from muse_tui.contracts import BarMap, Section, SongState, Track
 
 LABEL = 11
 SPARK = " ▁▂▃▄▅▆▇█"
@@ -42,12 +41,12 @@ def fitted(name: str, width: int) -> str:
     return name[: max(width, 0)]
 
 
-def bars_played(track: Track, beats_per_bar: float, total_bars: int) -> list[bool]:
-    """Which bars the track sounds in."""
+def bars_played(track: Track, bars: BarMap, total_bars: int) -> list[bool]:
+    """Which bars the track sounds in (bars placed through the song's meter changes)."""
     played = [False] * total_bars
     for note in track.notes:
-        first = int(note.start_beat // beats_per_bar)
-        last = math.ceil(note.end_beat / beats_per_bar) - 1
+        first = bars.bar_at(note.start_beat)
+        last = bars.bar_at(note.end_beat - 1e-6)
         for bar in range(max(first, 0), min(last, total_bars - 1) + 1):
             played[bar] = True
     return played
@@ -135,8 +134,10 @@ class ArrangementView(StyledOncePerRepaint, Widget, can_focus=True):
     def set_song(self, song: SongState | None, *, keep_place: bool = False) -> None:
         """Show a song; `keep_place` (the same song, changed) keeps the selection and marks."""
         self.song = song
-        bpb = song.beats_per_bar if song else 4.0
-        self._played = [bars_played(t, bpb, self.total_bars) for t in self.tracks]
+        if song is None:
+            self._played = []
+        else:
+            self._played = [bars_played(t, song.bar_map, self.total_bars) for t in self.tracks]
         if keep_place:
             self.section_index = min(self.section_index, max(len(self.sections) - 1, 0))
             self.track_index = min(self.track_index, max(len(self.tracks) - 1, 0))

@@ -13,7 +13,7 @@ colour, so the form and the hook coming back read at a glance.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
@@ -117,6 +117,7 @@ class PianoRoll(StyledOncePerRepaint, ScrollView, can_focus=True):
     def set_track(
         self, track: Track | None, *, beats_per_bar: float, total_beats: float,
         section: Section | None = None, sections: Sequence[Section] = (),
+        bar_beat: Callable[[int], float] | None = None,
     ) -> None:  # fmt: skip
         """Show a track; with a section, scroll to it and mark it on the ruler. `sections` are
         the song's, drawn as bands along the top."""
@@ -131,14 +132,17 @@ class PianoRoll(StyledOncePerRepaint, ScrollView, can_focus=True):
             self.model = RollModel(notes, drums=drums, total_beats=total_beats)
             self.form = RollForm(
                 sections, notes, drums=drums, beats_per_bar=beats_per_bar,
-                total_beats=self.model.total_beats,
+                total_beats=self.model.total_beats, bar_beat=bar_beat,
             )  # fmt: skip
             labels = [len(r.label) for r in self.model.rows]
             if self.form.motifs:  # the motif lane's name takes the label column too
                 labels.append(len(MOTIF_LABEL) - 1)
             self._label_width = min(max(labels, default=3) + 2, 16)
         self._resize()
-        x = section.start_bar * beats_per_bar * self.cells_per_beat if section else None
+        x = None
+        if section is not None:
+            start = bar_beat(section.start_bar) if bar_beat else section.start_bar * beats_per_bar
+            x = start * self.cells_per_beat
         y = None
         if changed:
             y = max(self.model.busiest_row() - (self.size.height - 1) // 2, 0)

@@ -11,7 +11,7 @@ along the top, and where the track's motifs come back (lettered A, A', B…).
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -132,11 +132,12 @@ class RollForm:
         drums: bool,
         beats_per_bar: float,
         total_beats: float,
+        bar_beat: Callable[[int], float] | None = None,
     ) -> None:
         ordered = sorted(sections, key=lambda s: s.start_bar)
+        at = bar_beat or (lambda bar: bar * beats_per_bar)  # the song's bar map, with changes
         self.bands = [
-            Band(s.name, s.start_bar * beats_per_bar, s.end_bar * beats_per_bar, i)
-            for i, s in enumerate(ordered)
+            Band(s.name, at(s.start_bar), at(s.end_bar), i) for i, s in enumerate(ordered)
         ]
         self.motifs: list[MotifMark] = []
         if notes and not drums:
