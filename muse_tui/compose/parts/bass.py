@@ -54,7 +54,7 @@ def write_bass(ctx: PartContext, rng: random.Random, kick_source: Region | None)
     else:
         levels = ctx.meter_groove.bass if ctx.meter_groove and not rhythm.sub else rhythm
         grids = pick_per_phrase(getattr(levels, ctx.density), ctx.bars, rng)
-        hits = read_hits(grids, ctx.bar_steps, "R", ctx.felt)
+        hits = read_hits(grids, ctx.bar_steps, "R", ctx.fit_plan)
         events = [_Event(h.start, h.length, h.letter) for h in hits]
     pitches = _pitches(ctx, events, rng)
     if rhythm.slides:

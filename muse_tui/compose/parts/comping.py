@@ -41,7 +41,7 @@ def write_comping(ctx: PartContext, rng: random.Random, rhythm: str | None = Non
     notes: list[Draft] = []
     arp_up_down = rng.random() < 0.5
     arp_count, arp_chord = 0, -1
-    for hit in read_hits(grids, ctx.bar_steps, "x", ctx.felt):
+    for hit in read_hits(grids, ctx.bar_steps, "x", ctx.fit_plan):
         for index, start, end, restruck in _segments(ctx, hit, comp.anticipates):
             velocity = _VELOCITY[hit.letter] * ctx.loud * (_RESTRIKE if restruck else 1.0)
             length = (end - start) * comp.gate

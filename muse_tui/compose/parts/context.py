@@ -22,7 +22,7 @@ from muse_tui.knowledge.rhythm import Density, RhythmTable
 from muse_tui.knowledge.tracks import TrackLook
 
 from ..humanize import Draft, Feel
-from .grid import steps_per_bar
+from .grid import FitPlan, fit_plan, steps_per_bar
 from .harmony import SectionHarmony, section_harmony
 from .style import Style, density_for, feel_for, loudness, resolve_style, track_look
 from .tracks import choose_tracks
@@ -92,9 +92,10 @@ class PartContext:
         return self.meter.beats_per_bar
 
     @cached_property
-    def felt(self) -> int:
-        """Dotted beats in a compound meter's bar (2 in 6/8, 4 in 12/8), else 0."""
-        return len(self.meter.grouping) if self.meter.is_compound else 0
+    def fit_plan(self) -> FitPlan:
+        """How the meter's groups take a 4/4 grid that has no version in the meter."""
+        meter = self.meter
+        return fit_plan(meter.numerator, meter.denominator, meter.grouping)
 
     @cached_property
     def bar_steps(self) -> int:

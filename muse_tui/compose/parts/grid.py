@@ -33,26 +33,22 @@ def steps_per_bar(beats_per_bar: float) -> int:
 
 
 @lru_cache(maxsize=4096)
-def tile(grid: str, bar: int, bar_steps: int, felt: int = 0) -> str:
+def tile(grid: str, bar: int, bar_steps: int, plan: FitPlan = ()) -> str:
     """Bar `bar` of a one-or-more-bar grid looped from the section start.
 
     A grid written in 4/4 (whole 16-step bars) played in another meter is fitted bar by
-    bar, so every bar still starts on the grid's downbeat: cut short for a shorter bar,
-    its last steps played again to fill a longer one. In a compound meter (`felt` dotted
-    beats: 2 in 6/8, 4 in 12/8) each 4/4 beat becomes a dotted beat instead, its 8ths
-    read as triplets (`_as_triplets`), so a pad's half notes land on 12/8's beats 1 and
-    3, not every fourth 8th. Grids written in the meter (`skills/rhythm/meters.json`)
-    loop as they are.
+    bar, so every bar still starts on the grid's downbeat. With a `plan` (`fit_plan`:
+    the meter's groups), each group takes its share of the 4/4 grid, so the grouping is
+    heard: in 6/8, 12/8 and 7/8 each group takes one 4/4 beat (a group of three 8ths
+    reads its 8ths as triplets, `_as_triplets`), and in 5/4 as 3+2 each group takes
+    half a 4/4 bar, so a pad's half notes land on beats 1 and 4. Without one the grid
+    is cut short for a shorter bar, its last steps played again to fill a longer one.
+    Grids written in the meter (`skills/rhythm/meters.json`) loop as they are.
     Cached: the skills' grids are few, and every section of every part tiles them again.
     """
     fitted = bar_steps != _COMMON_BAR and not len(grid) % _COMMON_BAR and len(grid) != bar_steps
-    if fitted and felt:
-        beats = len(grid) // 4
-        first = (bar * felt) % beats
-        return "".join(
-            _as_triplets(grid[4 * ((first + b) % beats) : 4 * ((first + b) % beats) + 4])
-            for b in range(felt)
-        )[:bar_steps].ljust(bar_steps, "-")
+    if fitted and plan:
+        return _by_groups(grid, bar, plan)[:bar_steps].ljust(bar_steps, "-")
     if fitted:
         first = (bar % (len(grid) // _COMMON_BAR)) * _COMMON_BAR
         own = grid[first : first + _COMMON_BAR]
@@ -60,6 +56,40 @@ def tile(grid: str, bar: int, bar_steps: int, felt: int = 0) -> str:
             own += own[-min(_COMMON_BAR // 2, bar_steps - len(own)) :]
         return own[:bar_steps]
     return "".join(grid[(bar * bar_steps + i) % len(grid)] for i in range(bar_steps))
+
+
+#: How a meter's groups take a 4/4 grid: ("beat", steps) takes one 4/4 beat into a group
+#: of that many 16ths (4 as it is, 6 as triplets); ("half", beats) takes half a 4/4 bar.
+FitPlan = tuple[tuple[str, int], ...]
+
+
+def fit_plan(numerator: int, denominator: int, grouping: tuple[int, ...]) -> FitPlan:
+    """The plan `tile` fits a 4/4 grid by in this meter; () where cutting it is right
+    (3/4, 2/4, 6/4 counted in quarters: every beat is a beat of the 4/4 grid)."""
+    if denominator == 8 and all(g in (2, 3) for g in grouping) and len(grouping) > 1:
+        return tuple(("beat", 2 * g) for g in grouping)
+    if denominator == 4 and len(grouping) == 2 and min(grouping) >= 2:
+        return tuple(("half", g) for g in grouping)
+    return ()
+
+
+def _by_groups(grid: str, bar: int, plan: FitPlan) -> str:
+    """One bar of a 4/4 grid laid over the meter's groups, group by group."""
+    unit = 4 if plan[0][0] == "beat" else 8
+    units = len(grid) // unit
+    first = (bar * len(plan)) % units
+    out = []
+    for index, (kind, size) in enumerate(plan):
+        at = unit * ((first + index) % units)
+        piece = grid[at : at + unit]
+        if kind == "beat":
+            out.append(piece if size == 4 else _as_triplets(piece))
+            continue
+        beats = [piece[:4], piece[4:]]
+        while len(beats) < size:  # a longer group plays the half's last beat again
+            beats.append(beats[-1])
+        out.append("".join(beats[:size]))
+    return "".join(out)
 
 
 #: Where each 16th of a straight beat falls among a dotted beat's six 16ths: the 8th
@@ -103,12 +133,12 @@ def pick_per_phrase(
 
 
 def read_hits(
-    bar_grids: Sequence[str], bar_steps: int, start_letter: str = "x", felt: int = 0
+    bar_grids: Sequence[str], bar_steps: int, start_letter: str = "x", plan: FitPlan = ()
 ) -> list[Hit]:
     """Hits of consecutive bars; holds (`-`) run across bar lines, a leading hold starts a hit.
 
-    `felt`: the dotted beats of a compound meter (see `tile`)."""
-    text = "".join(tile(grid, bar, bar_steps, felt) for bar, grid in enumerate(bar_grids))
+    `plan`: how the meter's groups take a 4/4 grid (see `tile`)."""
+    text = "".join(tile(grid, bar, bar_steps, plan) for bar, grid in enumerate(bar_grids))
     hits: list[Hit] = []
     letter: str | None = None
     begin = 0

@@ -18,7 +18,7 @@ def play(
     notes: list[Draft] = []
     for bar in bars:
         for voice, grid in pattern.voices.items():
-            for step, letter in enumerate(tile(grid, bar, ctx.bar_steps, ctx.felt)):
+            for step, letter in enumerate(tile(grid, bar, ctx.bar_steps, ctx.fit_plan)):
                 if letter not in ".-":  # a drum is struck, never held
                     when = bar * ctx.beats_per_bar + step * STEP
                     notes.append(hit(ctx, voice, letter, when, scale))

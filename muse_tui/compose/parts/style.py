@@ -71,8 +71,10 @@ def feel_for(style: Style, table: RhythmTable, tempo: float, meter: Meter | None
     swing = style.swing
     if meter is not None and not meter.is_common:
         groove = groove_in_meter(groove, meter)
-        if meter.is_compound:  # 6/8, 9/8, 12/8 are triplets already: swinging them again
-            swing = 50.0  # would drag each group's second beat off its dotted quarter
+        if meter.is_compound or (meter.denominator >= 8 and family.swing_unit == "8th"):
+            # 6/8, 9/8 and 12/8 are triplets already, and 7/8 is counted in its 8ths:
+            # swinging those 8ths drags every group's second pulse late (a limp).
+            swing = 50.0
     return Feel(
         groove_name=family.groove,
         groove=groove,

@@ -214,16 +214,36 @@ def _held_chord_onsets(session: Path) -> list[tuple[float, float]]:
     return held
 
 
-@pytest.mark.parametrize("label", ["6/8", "12/8"])
-def test_held_chords_fall_on_the_dotted_beats(sessions: dict[str, Path], label: str) -> None:
-    """A pad or organ in 12/8 holds its chords from the dotted beats, not every fourth 8th."""
+@pytest.mark.parametrize("label", ["6/8", "12/8", "5/4", "7/8"])
+def test_held_chords_change_where_the_groups_start(sessions: dict[str, Path], label: str) -> None:
+    """A pad or organ holds its chords from the felt beats: 12/8's dotted beats, not every
+    fourth 8th; 5/4's beats 1 and 4 (3+2), not beat 3; 7/8's groups, not its 8th 6."""
+    meter = Meter.parse(label, (3, 2) if label == "5/4" else ())
     held = _held_chord_onsets(sessions[label])
     assert held, "the song holds chords"
-    off = sorted(onset for onset, _ in held if abs(onset / 1.5 - round(onset / 1.5)) >= 0.05)
-    assert len(off) <= 0.1 * len(held), f"held chords off the dotted beats at {off[:10]}"
+    starts = meter.group_starts
+    off = sorted(
+        onset
+        for onset, _ in held
+        if min(abs((onset % meter.beats_per_bar) - s) for s in (*starts, meter.beats_per_bar))
+        >= 0.05
+    )
+    assert len(off) <= 0.1 * len(held), f"held chords off the groups at {off[:10]}"
 
 
 def test_a_12_8_song_with_hand_percussion_composes(tmp_path: Path) -> None:
     """A random draw found it: a kit grid read in 12/8 once carried holds the drums can't play."""
     session = compose(tmp_path, "Hans Zimmer meets Daft Punk, in 12/8, 808, trombone, congas")
     assert hear(session).changes == [(0.0, 12, 8)]
+
+
+def test_in_5_4_the_strings_change_on_beats_1_and_4(tmp_path: Path) -> None:
+    """The blind panel heard a 5/4 disco song's strings re-strike on beat 3 (2+3) against a
+    3+2 kit: a pad part with no 5/4 version of its own takes half a 4/4 bar per group."""
+    session = compose(
+        tmp_path, "euphoric disco, in 5/4, 62 BPM, palm-muted guitar, upright bass, strings"
+    )
+    held = _held_chord_onsets(session)
+    assert held
+    off = [o for o, _ in held if min(abs(o % 5.0 - beat) for beat in (0.0, 3.0, 5.0)) >= 0.05]
+    assert off == []
