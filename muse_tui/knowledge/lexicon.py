@@ -195,48 +195,18 @@ class SubGenre(Contract):
     )
 
 
-class LengthWord(Contract):
+class LengthWord(PhraseRule):
     """Words for a length without a number ("a short fragment", "a long piece"), in seconds."""
 
-    patterns: list[str] = Field(min_length=1)
     seconds: tuple[float, float]
     source: str = ""
 
-    @functools.cached_property
-    def regex(self) -> re.Pattern[str]:
-        return re.compile(r"\b(?:" + "|".join(self.patterns) + r")\b", re.IGNORECASE)
 
-    @field_validator("patterns")
-    @classmethod
-    def _compiles(cls, value: list[str]) -> list[str]:
-        for pattern in value:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"{pattern!r} is not a regular expression: {exc}") from None
-        return value
-
-
-class TempoMarking(Contract):
+class TempoMarking(PhraseRule):
     """A tempo named by its marking ("Presto", "Largo"): the range of BPM it means."""
 
-    patterns: list[str] = Field(min_length=1)
     bpm: tuple[float, float]
     source: str = ""
-
-    @functools.cached_property
-    def regex(self) -> re.Pattern[str]:
-        return re.compile(r"\b(?:" + "|".join(self.patterns) + r")\b", re.IGNORECASE)
-
-    @field_validator("patterns")
-    @classmethod
-    def _compiles(cls, value: list[str]) -> list[str]:
-        for pattern in value:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"{pattern!r} is not a regular expression: {exc}") from None
-        return value
 
 
 class IntentLexicon(Contract):

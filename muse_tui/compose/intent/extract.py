@@ -98,7 +98,7 @@ class PromptReading:
 def _length_words(text: PromptText, lexicon: IntentLexicon) -> LengthRequest | None:
     """A length said in words ("a short fragment", "a long piece"), as minutes."""
     for word in lexicon.length_words.values():
-        for match in text.free_matches(word.regex):
+        for match in (m for pattern in word.compiled for m in text.free_matches(pattern)):
             text.claim(match.start(), match.end())
             low, high = word.seconds
             return LengthRequest(low / 60, high / 60, "minutes")
@@ -110,7 +110,8 @@ def _tempo_marking(text: PromptText, lexicon: IntentLexicon) -> tuple[float, flo
     found = [
         (match, marking)
         for marking in lexicon.tempo_markings.values()
-        for match in text.free_matches(marking.regex)
+        for pattern in marking.compiled
+        for match in text.free_matches(pattern)
     ]
     if not found:
         return None
