@@ -123,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"      FAIL {fail}")
     print()
     print(
-        f"random_prompts.py --seed {args.seed}: {len(results)}/{len(prompts)} composed in {seconds:.0f} s"
+        f"random_prompts.py --seed {args.seed}: "
+        f"{len(results)}/{len(prompts)} composed in {seconds:.0f} s"
     )
     for name in scored:
         print(f"  {name:<14} {passed[name]:3}/{scored[name]:<3}")
