@@ -124,3 +124,27 @@ async def test_the_arrangement_ruler_numbers_every_step_when_a_column_holds_two_
         await pilot.pause()
         numbers = view.render_line(0).text.split()[1:]
     assert numbers == ["1", "9", "17", "25", "33", "41", "49", "57"]
+
+
+class RollAlone(App[None]):
+    def compose(self) -> ComposeResult:
+        yield PianoRoll(id="roll")
+
+
+async def test_a_track_set_before_the_first_layout_is_centred_once_the_roll_has_its_size() -> None:
+    # On a busy machine the studio can hand the roll its track before the first layout,
+    # when the roll's height is still 0; the busiest row must still end up centred.
+    song = studio_song()
+    lead = next(t for t in song.tracks if t.role == "lead")
+    app = RollAlone()
+    async with app.run_test(size=(100, 20)) as pilot:
+        roll = app.query_one(PianoRoll)
+        settled = PianoRoll()
+        await app.mount(settled)
+        settled.set_track(lead, beats_per_bar=4.0, total_beats=96)  # height still 0 here
+        await pilot.pause()
+        assert settled.size.height > 0
+        roll.set_track(lead, beats_per_bar=4.0, total_beats=96)  # laid out: the reference
+        await pilot.pause()
+        assert settled.size.height == roll.size.height
+        assert settled.scroll_offset.y == roll.scroll_offset.y > 0

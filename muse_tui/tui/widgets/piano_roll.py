@@ -105,6 +105,8 @@ class PianoRoll(StyledOncePerRepaint, ScrollView, can_focus=True):
         self.follow = True
         self._styles: dict[str, Style] | None = None
         self._label_width = 5
+        self._centre_pending = False
+        self._pending_x: float | None = None
 
     @property
     def cells_per_beat(self) -> int:
@@ -143,11 +145,26 @@ class PianoRoll(StyledOncePerRepaint, ScrollView, can_focus=True):
         if section is not None:
             start = bar_beat(section.start_bar) if bar_beat else section.start_bar * beats_per_bar
             x = start * self.cells_per_beat
-        y = None
         if changed:
-            y = max(self.model.busiest_row() - (self.size.height - 1) // 2, 0)
-        self.scroll_to(x=x, y=y, animate=False, immediate=True)
+            # Scroll once the new rows are laid out: before that the scroll range is the
+            # old track's, and the height may be unknown (0 on a busy machine, where the
+            # track can arrive before the first layout). The busiest row is centred.
+            self._pending_x = x
+            self._centre_pending = True
+            self.call_after_refresh(self._centre)
+        else:
+            self.scroll_to(x=x, animate=False, immediate=True)
         self.refresh()
+
+    def _centre(self) -> None:
+        if not self._centre_pending or self.model is None or not self.size.height:
+            return  # already centred, or the next resize will do it
+        self._centre_pending = False
+        y = max(self.model.busiest_row() - (self.size.height - 1) // 2, 0)
+        self.scroll_to(x=self._pending_x, y=y, animate=False, immediate=True)
+
+    def on_resize(self) -> None:
+        self._centre()
 
     def set_playhead(self, beat: float | None) -> None:
         if beat == self.playhead_beat:
