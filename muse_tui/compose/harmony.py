@@ -86,8 +86,13 @@ def generate_progression(
     variant: int = 0,
     beats_per_bar: float = 4.0,
     table: ProgressionTable | None = None,
+    take: int | None = None,
 ) -> EnrichedProgression:
-    """The progression the intent asks for: its explicit chords, or one from the genre's library."""
+    """The progression the intent asks for: its explicit chords, or one from the genre's library.
+
+    `take` (the song's seed) walks the library so that each seed picks another
+    progression (`pick_from_library`); without it the RNG alone picks.
+    """
     key = song_key(intent)
     dna = intent.genre_dna
     style = dna.voicing_style if dna else "close"
@@ -101,7 +106,9 @@ def generate_progression(
         complexity = dna.harmonic_complexity if dna else 0.3
         vocabulary = dna.harmonic_vocabulary if dna else ["", "m", "7", "maj7", "m7"]
         length_range = dna.progression_length if dna else (1, 16)
-        picked = pick_from_library(intent.genre[0], key, dial, length_range, rng, table)
+        picked = pick_from_library(
+            intent.genre[0], key, dial, length_range, rng, table, take=take
+        )
         if picked is not None:
             return progression_from(
                 picked.chords,

@@ -32,8 +32,15 @@ def pick_from_library(
     length: tuple[int, int],
     rng: random.Random,
     table: ProgressionTable,
+    *,
+    take: int | None = None,
 ) -> LibraryProgression | None:
     """A seeded pick from the genre's library, weighted by it, in the key's mode.
+
+    With `take` (the song's seed), the pick is the take-th of one weighted order of the
+    fitting progressions (the same order for every seed of a genre and key), so the
+    next seed is always another progression — a new song, not a variation — while
+    the likelier progressions still come first.
 
     Progressions of modes with the same third as the key's count too (a minor key
     takes harmonic-minor and phrygian loops), at half weight and only once the dial
@@ -58,7 +65,24 @@ def pick_from_library(
         pool.append(progression)
         heard = modal or _tonic_heard(progression, key)
         weights.append(weight * (1.0 if heard else UNHEARD_TONIC_WEIGHT))
-    return rng.choices(pool, weights=weights)[0] if pool else None
+    if not pool:
+        return None
+    if take is None:
+        return rng.choices(pool, weights=weights)[0]
+    return weighted_order(pool, weights, f"{genre}:{key.tonic}:{key.mode}")[take % len(pool)]
+
+
+def weighted_order(
+    pool: Sequence[LibraryProgression], weights: Sequence[float], name: str
+) -> list[LibraryProgression]:
+    """The pool in one weighted random order, fixed by `name` (Efraimidis–Spirakis keys).
+
+    Each item draws u^(1/weight); sorting by it, largest first, is a weighted sample
+    without replacement: heavier items tend to come first.
+    """
+    order = random.Random(name)
+    keyed = [(order.random() ** (1.0 / weight), n) for n, weight in enumerate(weights)]
+    return [pool[n] for _, n in sorted(keyed, reverse=True)]
 
 
 def library_key(key: Key, progression: LibraryProgression) -> Key:

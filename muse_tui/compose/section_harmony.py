@@ -36,14 +36,23 @@ _NUMERAL = re.compile(r"^[b#]?(?:vii|iii|iv|vi|ii|v|i)", re.IGNORECASE)
 
 
 def song_progression(
-    intent: PipelineIntent, rng: random.Random, *, variant: int = 0, beats_per_bar: float = 4.0
+    intent: PipelineIntent,
+    rng: random.Random,
+    *,
+    variant: int = 0,
+    beats_per_bar: float = 4.0,
+    take: int | None = None,
 ) -> EnrichedProgression:
     """S2's progression for a song: the main one, then each section kind's own.
+
+    `take` is the song's seed: the next seed picks another main progression.
 
     The sections draw from RNGs seeded after the main pick, so the main progression is
     what `generate_progression` alone gives for the same RNG.
     """
-    main = generate_progression(intent, rng, variant=variant, beats_per_bar=beats_per_bar)
+    main = generate_progression(
+        intent, rng, variant=variant, beats_per_bar=beats_per_bar, take=take
+    )
     base = rng.getrandbits(64)
     return with_section_chords(
         main,

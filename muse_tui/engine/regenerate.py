@@ -208,7 +208,11 @@ def stage_context(
 def _progression(draft: Draft) -> EnrichedProgression:
     ctx = stage_context(draft, 2, 0)
     return song_progression(
-        draft.intent, ctx.rng("progression"), variant=0, beats_per_bar=draft.song.beats_per_bar
+        draft.intent,
+        ctx.rng("progression"),
+        variant=0,
+        beats_per_bar=draft.song.beats_per_bar,
+        take=ctx.seed,
     )
 
 

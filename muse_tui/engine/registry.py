@@ -138,6 +138,7 @@ def harmony_stage(song: SongState, ctx: StageContext) -> StageResult:
                 ctx.rng("progression"),
                 variant=ctx.variant,
                 beats_per_bar=song.beats_per_bar,
+                take=ctx.seed + ctx.variant,
             )
         except ProgressionError as exc:
             raise StageFailure(
