@@ -106,9 +106,7 @@ def generate_progression(
         complexity = dna.harmonic_complexity if dna else 0.3
         vocabulary = dna.harmonic_vocabulary if dna else ["", "m", "7", "maj7", "m7"]
         length_range = dna.progression_length if dna else (1, 16)
-        picked = pick_from_library(
-            intent.genre[0], key, dial, length_range, rng, table, take=take
-        )
+        picked = pick_from_library(intent.genre[0], key, dial, length_range, rng, table, take=take)
         if picked is not None:
             return progression_from(
                 picked.chords,
