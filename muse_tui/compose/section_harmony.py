@@ -22,6 +22,7 @@ from muse_tui.knowledge.section_harmony import (
     SectionHarmonyTable,
     section_harmony_table,
 )
+from muse_tui.theory import Key, parse_chord, parse_roman
 
 from .dials import creativity_of
 from .harmony import generate_progression, progression_from, song_key
@@ -80,10 +81,11 @@ def with_section_chords(
     if main.source != "generated" or intent.genre[0] in table.keep_loop:
         return main
     taken = [_numeral_set(c.roman for c in main.chords)]
+    main_sound = [parse_chord(c.symbol).pitch_classes for c in main.chords]
     sections: dict[str, EnrichedProgression] = {}
     for kind, role in table.kinds.items():
         rng = rng_for(f"progression:{kind}")
-        numerals, bars, in_library_mode = _pick(role, intent, taken, rng, table)
+        numerals, bars, in_library_mode = _pick(role, intent, taken, main_sound, rng, table)
         taken.append(_numeral_set(numerals))
         sections[kind] = progression_from(
             numerals,
@@ -102,12 +104,19 @@ def _pick(
     role: Role,
     intent: PipelineIntent,
     taken: list[frozenset[str]],
+    main_sound: list[frozenset[int]],
     rng: random.Random,
     table: SectionHarmonyTable,
 ) -> tuple[list[str], list[float], object]:
-    """(numerals, bars per chord, the key they are read in) for one section's role."""
+    """(numerals, bars per chord, the key they are read in) for one section's role.
+
+    A verse's answer must be heard as other chords than the main loop's, not only
+    written as other numerals (`_heard_apart`); the first library pick that is, else
+    a written answer that is.
+    """
     key = song_key(intent)
     dial = creativity_of(intent).harmonic
+    rich = _extends_to_ninths(intent)
     if role == "answer":
         dna = intent.genre_dna
         length = dna.progression_length if dna else (1, 16)
@@ -116,13 +125,52 @@ def _pick(
             picked = pick_from_library(intent.genre[0], key, dial, length, rng, library)
             if picked is None:
                 break
-            if _fresh(_numeral_set(picked.chords), taken):
-                return list(picked.chords), picked.chord_bars, library_key(key, picked)
+            own_key = library_key(key, picked)
+            sound = [_heard(n, own_key, rich) for n in picked.chords]
+            if _fresh(_numeral_set(picked.chords), taken) and _heard_apart(sound, main_sound):
+                return list(picked.chords), picked.chord_bars, own_key
     third = "minor" if key.mode in _MINOR_THIRD else "major"
     options = [o for o in table.choices(role, third) if o.dial <= max(dial, 0.0)]
     fresh = [o for o in options if _fresh(_numeral_set(o.chords), taken)] or options
+    fresh = [
+        o for o in fresh if _heard_apart([_heard(n, key, rich) for n in o.chords], main_sound)
+    ] or fresh
     chosen: SectionChords = rng.choice(fresh)
     return list(chosen.chords), list(chosen.bars), None
+
+
+def _extends_to_ninths(intent: PipelineIntent) -> bool:
+    """Whether the genre's players colour chords up to the 9th (neo-soul, lo-fi, jazz)."""
+    dna = intent.genre_dna
+    return bool(dna and any("9" in quality for quality in dna.harmonic_vocabulary))
+
+
+def _heard(numeral: str, key: Key, rich: bool = False) -> frozenset[int]:
+    """The chord as a listener hears it once the genre's colour is added: a chord on a
+    degree of the key takes the key's 7th above its root (most styles extend to it), and
+    its 9th in a genre that colours up to there (`rich`)."""
+    try:
+        chord = parse_roman(numeral, key)
+    except ValueError:
+        return frozenset()
+    scale = list(key.pitch_classes)
+    if chord.root_pc not in scale:
+        return chord.pitch_classes
+    at = scale.index(chord.root_pc)
+    steps = (6, 1) if rich else (6,)
+    return chord.pitch_classes | {scale[(at + step) % 7] for step in steps}
+
+
+def _heard_apart(sound: list[frozenset[int]], main_sound: list[frozenset[int]]) -> bool:
+    """At most half of the chords are heard as one of the main loop's: a chord is heard as
+    another when they share most notes (Jaccard >= 0.6) or one holds the other."""
+
+    def same(a: frozenset[int], b: frozenset[int]) -> bool:
+        shared = len(a & b) / len(a | b) if a | b else 1.0
+        return shared >= _SAME or (min(len(a), len(b)) >= 3 and (a <= b or b <= a))
+
+    echoed = sum(1 for chord in sound if any(same(chord, m) for m in main_sound))
+    return echoed * 2 <= len(sound)
 
 
 def _numeral_set(numerals: object) -> frozenset[str]:

@@ -249,6 +249,14 @@ class Section(Contract):
     #: Its own meter where it changes (a 6/8 bridge); None plays the song's. Left out of the
     #: JSON when None, so songs without a change keep their bytes.
     meter: Meter | None = Field(default=None, exclude_if=lambda v: v is None)
+    #: The kind whose harmony it plays when not its own (a lo-fi "Loop B" answers the A
+    #: loop as a verse would); None plays its kind's. Left out of the JSON when None.
+    harmony_of: SectionKind | None = Field(default=None, exclude_if=lambda v: v is None)
+
+    @property
+    def harmony_kind(self) -> SectionKind:
+        """The kind whose chords this section plays (`progression.sections` is keyed by it)."""
+        return self.harmony_of or self.kind
 
     @property
     def end_bar(self) -> int:

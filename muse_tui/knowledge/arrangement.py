@@ -52,6 +52,11 @@ class SectionTemplate(Contract):
     trim: int | None = Field(
         default=None, ge=1, description="dropped (rank 1 first) when the song is short"
     )
+    harmony_of: SectionKind | None = Field(
+        default=None,
+        description="plays this kind's harmony, not its own kind's (a lo-fi B loop answers "
+        "the A loop as a verse answers a chorus)",
+    )
 
     @field_validator("alt_bars")
     @classmethod

@@ -56,7 +56,7 @@ def chords_for_section(
     every chord `stretch` times as long (its bar over the song's), so the harmony
     still changes on its bar lines: `chords_in_song` works both out.
     """
-    own = section.progression or progression.sections.get(section.kind)
+    own = section.progression or progression.sections.get(section.harmony_kind)
     if own is not None:
         progression = own
     cycle = (

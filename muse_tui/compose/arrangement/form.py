@@ -47,6 +47,7 @@ class SectionPlan:
     transition: Transition | None
     chord_plan: ChordPlan | None
     trim: int | None
+    harmony_of: SectionKind | None = None
 
     @classmethod
     def from_template(cls, section: SectionTemplate, rng: random.Random) -> SectionPlan:
@@ -62,6 +63,7 @@ class SectionPlan:
             transition=section.transition,
             chord_plan=section.chord_plan,
             trim=section.trim,
+            harmony_of=section.harmony_of,
         )
 
 

@@ -113,6 +113,7 @@ def arrange(
                 active_roles=roles_on,
                 transition=transition,
                 chord_plan=plan.chord_plan or table.chord_plans[plan.kind],
+                harmony_of=plan.harmony_of,
             )
         )
         start += plan.bars

@@ -13,12 +13,12 @@ import mido
 import pytest
 
 from muse_tui.compose.intent.decompose import decompose
-from muse_tui.compose.section_harmony import song_progression
+from muse_tui.compose.section_harmony import _heard, _heard_apart, song_progression
 from muse_tui.compose.seeding import derive_rng
 from muse_tui.contracts import PipelineConfig
 from muse_tui.engine.orchestrator import Orchestrator, run_blocking
 from muse_tui.engine.registry import product_stages
-from muse_tui.theory import parse_chord
+from muse_tui.theory import Key, parse_chord
 
 PROMPT = "pop song in C major with piano, bass, drums and a bridge"
 
@@ -124,3 +124,34 @@ def test_every_numeral_of_the_section_harmony_file_is_a_chord() -> None:
             for option in options:
                 for numeral in option.chords:
                     assert parse_roman(numeral, keys[third]).pitch_classes, numeral
+
+
+def test_a_lofi_b_loop_plays_other_chords_than_the_a_loop_on_the_midi_file(
+    tmp_path: Path,
+) -> None:
+    # The lo-fi form's "Loop B" plays a verse's answer (harmonyOf): a beat tape's B side.
+    engine = Orchestrator(product_stages(), tmp_path)
+    run = run_blocking(
+        engine.run(
+            "lo-fi hip hop with rhodes, F# major", seed=1, config=PipelineConfig(approval_gates=[])
+        )
+    )
+    assert run.status == "completed"
+    spans, bars = _sections_and_bars(tmp_path / run.session_id)
+    heard = {name: {bars.get(b) for b in range(start, end)} - {None} for name, start, end in spans}
+
+    assert heard["Loop A"] and heard["Loop B"]
+    assert heard["Loop A"] != heard["Loop B"]
+
+
+def test_chords_a_third_apart_are_heard_as_one_harmony_once_extended() -> None:
+    # Fmaj7 and Am7 share three notes: an answer of Am7 alone echoes a main loop on Fmaj7.
+    # A triad is heard with the 7th the genre adds, and with its 9th in a 9th-colouring genre.
+    key = Key("F", "major")
+    main = [parse_chord("Fmaj7").pitch_classes]
+
+    assert _heard("iii", key) == parse_chord("Am7").pitch_classes
+    assert _heard("iii", key, rich=True) == parse_chord("Am7b9").pitch_classes  # the key's 9th
+    assert not _heard_apart([_heard("iii", key)], main)
+    assert _heard_apart([_heard("ii", key), _heard("iii", key)], main)  # Gm7 is other
+    assert _heard_apart([_heard("V", key)], main)  # C7 shares only C with Fmaj7
