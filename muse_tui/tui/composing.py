@@ -79,6 +79,7 @@ class Composer(Widget):
     @on(Worker.StateChanged)
     def _run_changed(self, event: Worker.StateChanged) -> None:
         from muse_tui.contracts import ComposerPipeline
+        from muse_tui.session.failures import error_sentence
 
         worker = event.worker
         if worker.group != PIPELINE:
@@ -129,17 +130,3 @@ class Composer(Widget):
         with contextlib.suppress(OSError, ValueError):
             song = SongState.from_json(song_path(session_dir).read_bytes())
         self.post_message(SongLoaded(song, session_dir, pipeline, opened=True))
-
-
-def error_sentence(error: BaseException | None) -> str:
-    """A failed run or change as one sentence, with what to do next."""
-    from muse_tui.store.checkpoint import CheckpointError
-
-    if isinstance(error, CheckpointError):
-        return str(error)
-    if isinstance(error, ImportError):
-        return "The composing engine is not installed completely; reinstall muse-studio."
-    if isinstance(error, OSError):
-        return f"A file could not be written ({error}); check the sessions folder and free space."
-    text = str(error) if error else "unknown error"
-    return f"{text.rstrip('.')}. Try again; if it keeps happening, report it with this message."
