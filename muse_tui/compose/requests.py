@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from muse_tui.compose.expression import edit_value, expression_changes
+from muse_tui.compose.intent.expression_words import edit_value, expression_changes
 from muse_tui.compose.intent.extract import PromptReading, read_prompt
 from muse_tui.compose.intent.meter import read_meter
 from muse_tui.compose.intent.text import bounded
