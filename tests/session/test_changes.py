@@ -31,11 +31,6 @@ with session_lock(Path(sys.argv[1])):
 """
 
 
-def _song_files(session: Session) -> dict[str, str]:
-    """The session's files but the lock, which records who holds it."""
-    return {k: v for k, v in session.fingerprints().items() if k != ".muse-lock"}
-
-
 @pytest.fixture
 def held(session: Session) -> Iterator[int]:
     """Another process holds the session's lock for the test; its pid."""
@@ -63,11 +58,11 @@ def test_modify_from_the_command_line_is_refused_while_another_writer_holds_it(
     session: Session, held: int
 ) -> None:
     pipeline_path(session.folder).write_bytes(b"{ not json")  # read first, it would say so
-    before = _song_files(session)
+    before = session.fingerprints()
     done = CliRunner().invoke(modify, [str(session.folder), "Bass too busy, simplify"])
     assert done.exit_code == 1
     assert f"is being changed by another muse-studio (pid {held})" in done.output
-    assert _song_files(session) == before
+    assert session.fingerprints() == before
 
 
 def test_a_song_read_before_another_process_changed_it_is_not_changed(session: Session) -> None:
@@ -80,10 +75,10 @@ def test_a_song_read_before_another_process_changed_it_is_not_changed(session: S
         timeout=120,
     )
     assert rival.returncode == 0, rival.stderr
-    after_rival = _song_files(session)
+    after_rival = session.fingerprints()
     with pytest.raises(SessionChanged), changes.writing(session.folder, stale) as pipeline:
         changes.change(pipeline, session.folder, "bass simpler", gate=AutoApprove())
-    assert _song_files(session) == after_rival
+    assert session.fingerprints() == after_rival
 
 
 def test_a_change_under_the_lock_lands_in_the_history(session: Session) -> None:
