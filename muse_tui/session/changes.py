@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from muse_tui.engine.alternatives import generate_alternatives, select_alternative
-from muse_tui.engine.editing import Clock, modify, redo, undo, utc_now
+from muse_tui.engine.commit import Clock, utc_now
+from muse_tui.engine.editing import modify, redo, undo
 from muse_tui.engine.orchestrator import run_blocking
 from muse_tui.engine.proposals import accept as accept_proposal
 from muse_tui.engine.proposals import discard as discard_proposal
