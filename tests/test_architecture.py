@@ -37,8 +37,8 @@ ENGINE = ROOT / "muse_tui" / "engine"
 ENGINE_CONSTANTS = {
     ("alternatives", "MAX_ATTEMPTS"),  # retries before a near-duplicate is kept
     ("alternatives", "__all__"),
-    ("editing", "_WHOLE_SESSION"),  # which history paths rewrite which files
-    ("editing", "_ONE_TRACK"),
+    ("commit", "_WHOLE_SESSION"),  # which history paths rewrite which files
+    ("commit", "_ONE_TRACK"),
     ("gates", "MAX_QUESTIONS"),
     ("ledger", "DURABLE_STAGES"),  # which checkpoints are fsynced
     ("parts", "_POLL"),  # how often a waiting thread looks up
@@ -107,3 +107,90 @@ def test_the_check_catches_a_pan_table_and_a_tempo_clamp() -> None:
     assert musical_constants("edit_actions", pans) == ["edit_actions.PANS (line 1)"]
     assert len(musical_constants("edit_actions", clamp)) == 2
     assert musical_constants("edit_actions", swing)[0] == "edit_actions.SWING_STEP (line 1)"
+
+
+# ── no import cycle outside the studio ─────────────────────────────────────
+def import_graph(root: Path, package: str = "muse_tui") -> dict[str, set[str]]:
+    """Module → the package's modules it imports anywhere: at the top, in a function, or under
+    `TYPE_CHECKING` (a cycle held open by a deferred import is still a cycle)."""
+    files = {}
+    for path in sorted((root / package).rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        files[".".join(parts[:-1] if is_package else parts)] = (path, is_package)
+    graph: dict[str, set[str]] = {}
+    for module, (path, is_package) in files.items():
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                named = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    here = module.split(".")[: None if is_package else -1]
+                    here = here[: len(here) - node.level + 1]
+                    base = ".".join([*here, base] if base else here)
+                named = [
+                    f"{base}.{a.name}" if f"{base}.{a.name}" in files else base for a in node.names
+                ]
+            else:
+                continue
+            for name in named:
+                while name and name not in files:  # `pkg.mod.Class` is an import of `pkg.mod`
+                    name = name.rpartition(".")[0]
+                if name and name != module:
+                    targets.add(name)
+        graph[module] = targets
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for target in sorted(graph[module]):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            group = []
+            while (top := stack.pop()) != module:
+                group.append(top)
+            if group:
+                found.append(sorted([module, *group]))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_no_import_cycle_outside_the_studio() -> None:
+    found = [
+        group
+        for group in import_cycles(import_graph(ROOT))
+        if not all(m.startswith("muse_tui.tui.") for m in group)
+    ]
+    assert not found, "modules that import each other (move the shared piece down a layer): " + str(
+        found
+    )
+
+
+def test_the_cycle_check_sees_function_level_and_type_checking_imports(tmp_path: Path) -> None:
+    (tmp_path / "muse_tui" / "inner").mkdir(parents=True)
+    (tmp_path / "muse_tui" / "__init__.py").write_text("")
+    (tmp_path / "muse_tui" / "inner" / "__init__.py").write_text("")
+    (tmp_path / "muse_tui" / "inner" / "a.py").write_text("def f():\n    from . import b\n")
+    (tmp_path / "muse_tui" / "inner" / "b.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from muse_tui.inner.a import f\n"
+    )
+    (tmp_path / "muse_tui" / "c.py").write_text("from muse_tui.inner.a import f\n")
+    assert import_cycles(import_graph(tmp_path)) == [["muse_tui.inner.a", "muse_tui.inner.b"]]

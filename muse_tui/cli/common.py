@@ -1,15 +1,21 @@
-"""What every headless command shares: exit codes, one way to fail, one way to find a session."""
+"""What every headless command shares: one way to fail, one way to find a session.
+
+Exit codes and the sentence for each error come from `session.failures`, which the
+studio reads too.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
-from enum import IntEnum
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NoReturn
 
 import click
 
+from muse_tui.session.failures import ExitCode, failure_of
 from muse_tui.store.checkpoint import PIPELINE_FILE
 from muse_tui.store.sessions import (
     BadSessionReference,
@@ -17,16 +23,6 @@ from muse_tui.store.sessions import (
     resolve_session,
     sessions_root,
 )
-
-
-class ExitCode(IntEnum):
-    """What `muse-studio COMMAND` exits with; the README lists the same five."""
-
-    DONE = 0
-    FAILED = 1  # failed or cancelled
-    USAGE = 2  # what was typed cannot work: fix the command line
-    PARTIAL = 3  # done, with a degraded stage (e.g. no MIDI port for --play)
-    NOT_UNDERSTOOD = 4  # the command was right, but nothing in the request was understood
 
 
 def fail(
@@ -49,6 +45,29 @@ def fail(
     else:
         click.echo(f"{sentence} {next_step}".rstrip(), err=True)
     sys.exit(code)
+
+
+def fail_on(
+    error: BaseException, next_step: str | None = None, *, as_json: bool = False
+) -> NoReturn:
+    """`fail` as the session layer's table says for `error`; an error it does not know is raised.
+
+    `next_step` replaces the table's when the command knows a better one.
+    """
+    failure = failure_of(error)
+    if failure is None:
+        raise error
+    step = failure.next_step if next_step is None else next_step
+    fail(failure.sentence, step, code=failure.exit_code, as_json=as_json)
+
+
+@contextlib.contextmanager
+def failing(*, as_json: bool = False) -> Iterator[None]:
+    """Inside the block, an error a producer can cause leaves through `fail_on`."""
+    try:
+        yield
+    except Exception as exc:  # the table knows the producer's errors; anything else is raised
+        fail_on(exc, as_json=as_json)
 
 
 def find_session(ref: str, *, as_json: bool = False, checkpoint_ok: bool = False) -> Path:

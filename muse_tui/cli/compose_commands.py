@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,13 +17,16 @@ from muse_tui.engine.orchestrator import Orchestrator, run_blocking
 from muse_tui.engine.protocols import ApprovalGate, AutoApprove
 from muse_tui.engine.registry import product_stages
 from muse_tui.knowledge import SkillFileError
+from muse_tui.session.composing import compose as composed
+from muse_tui.session.composing import new_seed
+from muse_tui.session.composing import resume as resumed
 from muse_tui.store.atomic import WriteFailed, write_advice
-from muse_tui.store.checkpoint import CheckpointError, load_checkpoint
+from muse_tui.store.checkpoint import CheckpointError
 from muse_tui.store.manifest import read_manifest
 from muse_tui.store.sessions import sessions_root
 from muse_tui.store.settings import load_settings
 
-from .common import ExitCode, fail, find_session
+from .common import ExitCode, fail, fail_on, find_session
 from .terminal import TerminalGate, TerminalProgress, interactive
 
 if TYPE_CHECKING:
@@ -101,20 +103,18 @@ def compose(
         console.print("No terminal to ask at the approval gates: approving them automatically.")
     elif config.approval_gates:
         gate = TerminalGate(console, progress)
-    answers = {"bars": str(bars)} if bars else {"default_bars": str(settings.default_bars)}
     root = out_dir or sessions_root(settings.sessions_dir)
     playback = _playback(play, console)
     engine = Orchestrator(product_stages(), root, gate=gate, sink=progress, playback=playback)
-    pipeline = _run(
-        engine.run(
-            prompt,
-            seed=seed if seed is not None else random.randrange(2**31),
-            config=config,
-            answers=answers,
-        ),
-        progress,
-        as_json,
+    composing = composed(
+        engine,
+        prompt,
+        seed=new_seed(seed),
+        config=config,
+        default_bars=settings.default_bars,
+        bars=bars,
     )
+    pipeline = _run(composing, progress, as_json)
     if playback is not None:
         playback.wait()
     _report(pipeline, root, as_json)
@@ -143,17 +143,13 @@ def resume(session: str, yes: bool, as_json: bool) -> None:
     """Resume a pipeline: SESSION is a session id, a session folder or a pipeline-state.json."""
     console = Console(stderr=as_json)
     session_dir = find_session(session, as_json=as_json, checkpoint_ok=True)
-    try:
-        previous = load_checkpoint(session_dir)
-    except CheckpointError as exc:
-        fail(str(exc), as_json=as_json)
-    config = previous.config.model_copy(update={"approval_gates": []} if yes else {})
     progress = TerminalProgress(console, quiet=as_json)
     gate: ApprovalGate = (
         TerminalGate(console, progress) if interactive() and not yes else AutoApprove()
     )
     engine = Orchestrator(product_stages(), session_dir.parent, gate=gate, sink=progress)
-    pipeline = _run(engine.resume(session_dir, config=config), progress, as_json)
+    resuming = resumed(engine, session_dir, approval_gates=[] if yes else None)
+    pipeline = _run(resuming, progress, as_json)
     _report(pipeline, session_dir.parent, as_json)
 
 
@@ -165,11 +161,7 @@ def intent(prompt: str, as_json: bool) -> None:
     try:
         result = decompose(prompt)
     except SkillFileError as exc:
-        fail(
-            f"A skill file is broken: {exc}",
-            "Fix the file or restore it from the repository.",
-            as_json=as_json,
-        )
+        fail_on(exc, as_json=as_json)
     if as_json:
         click.echo(result.to_json())
         return

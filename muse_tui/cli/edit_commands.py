@@ -7,10 +7,10 @@ which nothing was understood.
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import click
 from rich.console import Console
@@ -18,29 +18,13 @@ from rich.console import Console
 from muse_tui.contracts import Ambiguity, ComposerPipeline, Decision, SongState
 from muse_tui.contracts.editing import ModifySongResult, UndoResult
 from muse_tui.contracts.proposal import ProposalResult
-from muse_tui.engine.alternatives import (
-    AlternativesError,
-    element_for,
-    generate_alternatives,
-    select_alternative,
-)
-from muse_tui.engine.editing import modify as modify_song
-from muse_tui.engine.editing import redo as redo_changes
-from muse_tui.engine.editing import undo as undo_changes
-from muse_tui.engine.orchestrator import run_blocking
+from muse_tui.engine.alternatives import AlternativesError, element_for
 from muse_tui.engine.proposals import ProposalStale, load_pending
-from muse_tui.engine.proposals import accept as accept_proposal
-from muse_tui.engine.proposals import discard as discard_proposal
-from muse_tui.engine.proposals import preview as propose
 from muse_tui.engine.protocols import ApprovalGate, ApprovalRequest, AutoApprove
 from muse_tui.engine.routing import route
-from muse_tui.knowledge import SkillFileError
-from muse_tui.store.atomic import WriteFailed, advice_sentence
-from muse_tui.store.checkpoint import CheckpointError, load_checkpoint
-from muse_tui.store.lock import SessionBusy
-from muse_tui.store.transaction import SessionChanged
+from muse_tui.session import changes
 
-from .common import ExitCode, fail, find_session
+from .common import ExitCode, fail, fail_on, failing, find_session
 from .terminal import TerminalGate, TerminalProgress, interactive
 
 ELEMENTS = "progression | track:ROLE | preset:ROLE | effects:ROLE | arrangement"
@@ -101,23 +85,21 @@ def modify(
             code=ExitCode.USAGE,
             as_json=as_json,
         )
-    folder, pipeline = _open(session, as_json)
-    if preview:
-        _preview(folder, pipeline, text, as_json)
-        return
     console = Console(stderr=as_json)
     refusal = _AskedWithoutTerminal()
     gate: ApprovalGate = AutoApprove()
-    if not yes:
+    if not yes and not preview:
         gate = (
             TerminalGate(console, TerminalProgress(console, quiet=True))
             if interactive()
             else refusal
         )
-    pending = load_pending(folder)
-    result = _writing(
-        lambda: run_blocking(modify_song(pipeline, text, session_dir=folder, gate=gate)), as_json
-    )
+    with _held(session, as_json) as (folder, pipeline):
+        if preview:
+            _preview(folder, pipeline, text, as_json)
+            return
+        pending = load_pending(folder)
+        result = changes.change(pipeline, folder, text, gate=gate)
     if as_json:
         _echo_json(result)
     else:
@@ -142,7 +124,7 @@ def _preview(folder: Path, pipeline: ComposerPipeline, text: str, as_json: bool)
             code=ExitCode.USAGE,
             as_json=as_json,
         )
-    made = _writing(lambda: run_blocking(propose(pipeline, request, session_dir=folder)), as_json)
+    made = changes.propose(pipeline, folder, request)
     if as_json:
         _echo_json(made)
     elif isinstance(made, ProposalResult):
@@ -155,19 +137,20 @@ def _preview(folder: Path, pipeline: ComposerPipeline, text: str, as_json: bool)
 
 def _decide(session: str, *, accept: bool, as_json: bool) -> None:
     """Accept or discard the session's pending proposal."""
-    folder, pipeline = _open(session, as_json)
+    with _held(session, as_json) as (folder, pipeline):
+        if not accept:
+            gone = changes.discard(pipeline, folder)
+        else:
+            try:
+                result = changes.accept(pipeline, folder)
+            except ProposalStale as exc:
+                fail_on(exc, f"Run `muse-studio modify {folder.name} --discard`.", as_json=as_json)
     if not accept:
-        gone = _writing(lambda: discard_proposal(pipeline, folder), as_json)
         if as_json:
             _echo_json(gone)
         else:
             click.echo(gone.summary)
-        return
-    try:
-        result = _writing(lambda: accept_proposal(pipeline, folder), as_json)
-    except ProposalStale as exc:
-        fail(str(exc), f"Run `muse-studio modify {folder.name} --discard`.", as_json=as_json)
-    if as_json:
+    elif as_json:
         _echo_json(result)
     else:
         _print_change(result)
@@ -189,7 +172,7 @@ def _print_proposal(folder: Path, made: ProposalResult) -> None:
     )
 
 
-def _replay_command(name: str, doc: str, replay: Callable[..., UndoResult]) -> click.Command:
+def _replay_command(name: str, doc: str, *, undoing: bool) -> click.Command:
     """The `undo` or `redo` command: the same arguments, replaying history one way."""
 
     @click.command(name, help=doc)
@@ -203,10 +186,9 @@ def _replay_command(name: str, doc: str, replay: Callable[..., UndoResult]) -> c
     )
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
     def command(session: str, steps: int, as_json: bool) -> None:
-        folder, pipeline = _open(session, as_json)
-        _print_replay(
-            _writing(lambda: replay(pipeline, steps, session_dir=folder), as_json), as_json
-        )
+        with _held(session, as_json) as (folder, pipeline):
+            done = changes.replay(pipeline, folder, steps, undoing=undoing)
+        _print_replay(done, as_json)
 
     return command
 
@@ -214,10 +196,10 @@ def _replay_command(name: str, doc: str, replay: Callable[..., UndoResult]) -> c
 undo = _replay_command(
     "undo",
     "Undo the last change(s) to a session's song; they stay in the history, marked undone.",
-    undo_changes,
+    undoing=True,
 )
 redo = _replay_command(
-    "redo", "Redo changes that were undone (until a new change replaces them).", redo_changes
+    "redo", "Redo changes that were undone (until a new change replaces them).", undoing=False
 )
 
 
@@ -233,31 +215,27 @@ redo = _replay_command(
 @click.option("--json", "as_json", is_flag=True, help="Print the set as JSON.")
 def alternatives(session: str, spec: str, count: int, pick: str | None, as_json: bool) -> None:
     """Generate, compare and pick A/B alternatives for one element of the song."""
-    folder, pipeline = _open(session, as_json)
-    try:
-        element = element_for(pipeline, _named_track(pipeline.song_state, spec))
-    except AlternativesError as exc:
-        fail(str(exc), f"Elements: {ELEMENTS}.", code=ExitCode.USAGE, as_json=as_json)
-    made = _writing(
-        lambda: generate_alternatives(pipeline, element, count, session_dir=folder), as_json
-    )
-    alt_set = made.alternative_set
-    if as_json and pick is None:
-        click.echo(
-            alt_set.model_dump_json(
-                by_alias=True, indent=2, exclude={"variants": {"__all__": {"data"}}}
+    with _held(session, as_json) as (folder, pipeline):
+        try:
+            element = element_for(pipeline, _named_track(pipeline.song_state, spec))
+        except AlternativesError as exc:
+            fail_on(exc, f"Elements: {ELEMENTS}.", as_json=as_json)
+        made = changes.alternatives(pipeline, folder, element, count)
+        alt_set = made.alternative_set
+        if as_json and pick is None:
+            click.echo(
+                alt_set.model_dump_json(
+                    by_alias=True, indent=2, exclude={"variants": {"__all__": {"data"}}}
+                )
             )
-        )
-        return
-    if not as_json:
-        cached = " (cached)" if made.reused else ""
-        click.echo(f"Alternatives for {spec}{cached}:\n{made.comparison_text}")
-    if pick is None:
-        return
-    index = _variant_index(pick, [v.label for v in alt_set.variants], as_json)
-    result = _writing(
-        lambda: select_alternative(made.pipeline, alt_set.id, index, session_dir=folder), as_json
-    )
+            return
+        if not as_json:
+            cached = " (cached)" if made.reused else ""
+            click.echo(f"Alternatives for {spec}{cached}:\n{made.comparison_text}")
+        if pick is None:
+            return
+        index = _variant_index(pick, [v.label for v in alt_set.variants], as_json)
+        result = changes.choose(made.pipeline, folder, alt_set.id, index)
     if as_json:
         _echo_json(result)
     else:
@@ -280,36 +258,15 @@ def _named_track(song: SongState | None, spec: str) -> str:
     return f"{kind}:{found[0]}" if len(set(found)) == 1 else spec
 
 
-def _open(ref: str, as_json: bool) -> tuple[Path, ComposerPipeline]:
+@contextlib.contextmanager
+def _held(ref: str, as_json: bool) -> Iterator[tuple[Path, ComposerPipeline]]:
+    """The session read and changed as its one writer (`session.changes.writing`).
+
+    Every error a producer can cause inside the block leaves as one sentence.
+    """
     folder = find_session(ref, as_json=as_json)
-    try:
-        pipeline = load_checkpoint(folder)
-    except CheckpointError as exc:
-        fail(str(exc), as_json=as_json)
-    if pipeline.intent is None:
-        fail(
-            f"{folder.name} was never composed past its prompt.",
-            f"Resume it first: `muse-studio resume {folder.name}`.",
-            as_json=as_json,
-        )
-    return folder, pipeline
-
-
-def _writing(step: Any, as_json: bool) -> Any:
-    try:
-        return step()
-    except (SessionBusy, SessionChanged) as exc:  # a rival writer: its sentence says what to do
-        fail(str(exc), as_json=as_json)
-    except WriteFailed as exc:
-        fail(str(exc), advice_sentence(exc), as_json=as_json)
-    except AlternativesError as exc:
-        fail(str(exc), code=ExitCode.USAGE, as_json=as_json)
-    except SkillFileError as exc:  # the words a change is read with, or another table
-        fail(
-            f"A skill file is broken: {exc}.",
-            "Fix the file or restore it from the repository.",
-            as_json=as_json,
-        )
+    with failing(as_json=as_json), changes.writing(folder) as pipeline:
+        yield folder, pipeline
 
 
 def _variant_index(pick: str, labels: list[str], as_json: bool) -> int:

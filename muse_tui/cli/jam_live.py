@@ -1,7 +1,7 @@
 """`muse-studio jam --play`: the band live through a MIDI output, directions typed on stdin.
 
 Each round is prepared halfway through the loop before it and lands on the
-loop boundary (`tui.jam_live.LiveJam`). Ctrl-C, TERM and HUP stop it with every
+loop boundary (`session.jam_live.LiveJam`). Ctrl-C, TERM and HUP stop it with every
 note off (exit 130/143/129); a port that goes away stops it with one sentence.
 """
 
@@ -17,11 +17,11 @@ import click
 from muse_tui.contracts.jam import JamRound
 from muse_tui.engine.jam import Jam
 from muse_tui.knowledge import SkillFileError
+from muse_tui.session.jam_live import LiveJam
 from muse_tui.store.atomic import WriteFailed, advice_sentence
 from muse_tui.store.sessions import sessions_root
-from muse_tui.tui.jam_live import LiveJam
 
-from .common import fail
+from .common import fail, fail_on
 from .playback import ending_on_signals, exit_code, start_player_or_exit
 
 #: How often the playhead is looked at (seconds): a round is prepared within this of mid-loop.
@@ -42,7 +42,7 @@ def play_live(
         try:
             band = Jam(prompt, seed)
         except SkillFileError as exc:
-            fail(f"A skill file is broken: {exc}.", "Fix the file or restore it.")
+            fail_on(exc)
         started = start_player_or_exit(port_query)
         player = started.player
         live = LiveJam(band, player)

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Literal
 
-from muse_tui.compose.expression import edit_value, expression_changes
+from muse_tui.compose.intent.expression_words import edit_value, expression_changes
 from muse_tui.compose.intent.extract import PromptReading, read_prompt
 from muse_tui.compose.intent.meter import read_meter
 from muse_tui.compose.intent.text import bounded
+from muse_tui.compose.iteration.daw_lines import daw_edits
+from muse_tui.compose.request_types import ChangeRequest, Edit, RequestKind, Scope
 from muse_tui.contracts.meter import Meter
 from muse_tui.knowledge.artists import artist_table
 from muse_tui.knowledge.edit_words import Operation, edit_words
@@ -27,51 +27,7 @@ from muse_tui.knowledge.lexicon import intent_lexicon
 from muse_tui.knowledge.meters import meter_table
 from muse_tui.knowledge.questions import question_table
 
-RequestKind = Literal[
-    "change", "praise", "question", "undo", "redo", "try_again", "vague", "unclear"
-]
-
-
 _CLAUSE = re.compile(r"\s*(?:[,;.!]|\band then\b|\bthen\b|\bbut\b|\band\b)\s*", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Scope:
-    """Where an edit lands: a track role, a section kind, a chord (0-based, -1 last), harmony;
-    `track` is a track named by its number ("track 2", 1-based), resolved on the song."""
-
-    role: str | None = None
-    section: str | None = None
-    chord: int | None = None
-    harmony: bool = False
-    track: int | None = None
-
-    @property
-    def is_song(self) -> bool:
-        return self.role is None and self.track is None and self.chord is None and not self.harmony
-
-    @property
-    def named(self) -> bool:
-        return not self.is_song or self.section is not None
-
-
-@dataclass(frozen=True)
-class Edit:
-    """One operation on one scope; `value` carries the key, tempo, genre, effect or sound words."""
-
-    operation: Operation
-    scope: Scope = field(default_factory=Scope)
-    value: str | float | None = None
-
-
-@dataclass(frozen=True)
-class ChangeRequest:
-    """A request read: its kind, its edits in the order said, and steps for undo/redo."""
-
-    text: str
-    kind: RequestKind
-    edits: tuple[Edit, ...] = ()
-    steps: int = 1
 
 
 def parse_request(text: str) -> ChangeRequest:
@@ -86,8 +42,6 @@ def parse_request(text: str) -> ChangeRequest:
             "change",
             tuple(Edit("expression", Scope(role=r.role), edit_value(r, add)) for r, add in asked),
         )
-
-    from muse_tui.compose.iteration.entities import daw_edits  # it builds on Edit, defined here
 
     if daw := daw_edits(said):
         return ChangeRequest(said, "change", daw)

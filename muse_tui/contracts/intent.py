@@ -9,7 +9,7 @@ from pydantic import Field, model_validator
 from muse_tui.contracts.base import Contract
 from muse_tui.contracts.constraint_phrases import has_phrases, split_constraints
 from muse_tui.contracts.meter import Meter
-from muse_tui.contracts.song import SectionKind, TrackRole
+from muse_tui.contracts.song import ExpressionRequest, SectionKind, TrackRole
 
 PipelineOutputType = Literal[
     "progression", "midi", "presets", "effects", "arrangement", "playback", "producer_notes"
@@ -231,6 +231,10 @@ class Take(Contract):
         return self == Take(role=self.role)
 
 
+#: The longest song title, in characters.
+TITLE_LENGTH = 80
+
+
 class PipelineIntent(Contract):
     """The prompt, decomposed: genres, tempo, key, moods, influences, requests, dials."""
 
@@ -256,6 +260,15 @@ class PipelineIntent(Contract):
     explicit_progression: list[str] = Field(default_factory=list)
     roles: list[TrackRole] = Field(default_factory=list)
     raw_prompt: str
+    #: What else the prompt said, read once by S1 so later stages never read the prompt
+    #: again: a structured prompt's title (its Request, else its Style; None: the prompt
+    #: as typed), its `Effects:` inserts by part word, and the expression asked for.
+    #: Left out of the JSON when unset, so a plain prompt's checkpoint keeps its bytes.
+    title: str | None = Field(default=None, exclude_if=lambda v: v is None)
+    effect_requests: dict[str, list[str]] = Field(default_factory=dict, exclude_if=lambda v: not v)
+    expression_requests: list[ExpressionRequest] = Field(
+        default_factory=list, exclude_if=lambda v: not v
+    )
     influence_analysis: list[ArtistInfluence] = Field(default_factory=list)
     genre_dna: GenreDNAVector | None = None
     tempo_analysis: TempoAnalysis | None = None
@@ -263,6 +276,11 @@ class PipelineIntent(Contract):
     creativity_dials: CreativityDials | None = None
     requested_outputs: list[PipelineOutputType] = Field(default_factory=lambda: list(ALL_OUTPUTS))
     ambiguities: list[Ambiguity] = Field(default_factory=list)
+
+    @property
+    def song_title(self) -> str:
+        """The song's title on one line: the structured prompt's, else the prompt as typed."""
+        return " ".join((self.title or self.raw_prompt).split())[:TITLE_LENGTH]
 
     @model_validator(mode="before")
     @classmethod

@@ -51,7 +51,7 @@ from muse_tui.contracts.editing import AlternativesResult, ModifySongResult
 from muse_tui.store.checkpoint import write_checkpoint
 from muse_tui.store.transaction import session_change
 
-from .editing import apply_draft, utc_now
+from .commit import apply_draft, utc_now
 from .planning import blast_radius, plan_targets
 from .regenerate import Draft, assemble, regenerate, rewrite_part
 

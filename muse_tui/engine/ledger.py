@@ -30,7 +30,7 @@ from muse_tui.store.checkpoint import (
     write_checkpoint,
     write_state_files,
 )
-from muse_tui.store.manifest import record_run_in_manifest
+from muse_tui.store.session_writer import record_run_in_manifest
 
 from .checkpoint_writer import CheckpointWriter
 from .event_order import OrderedEvents

@@ -37,7 +37,8 @@ from muse_tui.store.proposal_file import (
 )
 from muse_tui.store.transaction import session_change
 
-from .editing import Clock, modify, utc_now
+from .commit import Clock, utc_now
+from .editing import modify
 
 
 class ProposalStale(Exception):

@@ -15,7 +15,7 @@ from muse_tui.compose.critics import score_song, weakest_stage
 from muse_tui.compose.expression import plan_expression
 from muse_tui.compose.harmony import ProgressionError, describe_progression
 from muse_tui.compose.intent import decompose
-from muse_tui.compose.intent.structured import StructuredPromptError, merged_effects, song_title
+from muse_tui.compose.intent.structured import StructuredPromptError, merged_effects
 from muse_tui.compose.iteration.section_edits import whole_song
 from muse_tui.compose.parts import PART_DEPENDENCIES, choose_tracks, summarize_part, write_part
 from muse_tui.compose.section_harmony import song_progression
@@ -114,7 +114,7 @@ def intent_stage(song: SongState, ctx: StageContext) -> StageResult:
             "key": intent.key or song.key,
             "mode": intent.mode or song.mode,
             "genre": intent.genre[0],
-            "title": song_title(ctx.prompt),
+            "title": intent.song_title,
             **_time_of(intent),
         }
     )
@@ -240,7 +240,9 @@ def sounds_stage(song: SongState, ctx: StageContext) -> StageResult:
         plan = assign_sounds(song, _intent(ctx), ctx.rng("sounds"))
         plan = replace(
             plan,
-            effect_chains=merged_effects(plan.effect_chains, song.tracks, ctx.prompt, song.tempo),
+            effect_chains=merged_effects(
+                plan.effect_chains, song.tracks, _intent(ctx).effect_requests, song.tempo
+            ),
         )
     new = apply_sounds(song, plan)
     effects = sum(len(chain.effects) for chain in plan.effect_chains)
@@ -253,7 +255,8 @@ def sounds_stage(song: SongState, ctx: StageContext) -> StageResult:
 
 def assembly_stage(song: SongState, ctx: StageContext) -> StageResult:
     """S6: the arranged song as one SMF plus one file per track."""
-    playable = arrange_for_playback(plan_expression(song, ctx.prompt))
+    asked = ctx.intent.expression_requests if ctx.intent is not None else []
+    playable = arrange_for_playback(plan_expression(song, asked))
     with ctx.tool("write_song_midi"):
         # Synced by S6's own durable checkpoint, on the writer's thread while S7 works.
         files = write_song_midi(ctx.session_dir, playable, arranged=True, durable=False)

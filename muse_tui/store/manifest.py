@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from muse_tui.contracts import (
     STAGE_NAMES,
     ComposerPipeline,
@@ -15,7 +13,7 @@ from muse_tui.contracts import (
     StageTimingEntry,
     ValidationOutput,
 )
-from muse_tui.store.atomic import current_size, read_current, write_atomic
+from muse_tui.store.atomic import read_current, write_atomic
 
 MANIFEST_FILE = "manifest.json"
 MANIFEST_DESCRIPTION = "This list: every file of the session, stage timings and quality scores"
@@ -40,44 +38,6 @@ def stage_timings(pipeline: ComposerPipeline) -> list[StageTimingEntry]:
 
 def read_manifest(session_dir: Path) -> SessionManifest:
     return SessionManifest.from_json(read_current(session_dir / MANIFEST_FILE))
-
-
-def record_run_in_manifest(session_dir: Path, pipeline: ComposerPipeline) -> bool:
-    """Bring an existing manifest's timings, status and sizes up to date; False if none yet.
-
-    An unreadable manifest is written anew from the pipeline, with the whole
-    session, so a corrupt manifest never stops a change half way.
-    """
-    path = session_dir / MANIFEST_FILE
-    if not path.exists():
-        return False
-    try:
-        manifest = read_manifest(session_dir)
-    except (ValueError, ValidationError, OSError, RecursionError):
-        from muse_tui.store.session_writer import write_session  # it writes manifests too
-
-        write_session(session_dir, pipeline)
-        return True
-    # The state files were checkpointed again after S8 listed them: refresh their sizes.
-    files = [
-        entry.model_copy(update={"size_bytes": current_size(session_dir / entry.path)})
-        if _is_file(session_dir / entry.path)
-        else entry
-        for entry in manifest.files
-    ]
-    manifest = manifest.model_copy(
-        update={"stage_timings": stage_timings(pipeline), "status": pipeline.status, "files": files}
-    )
-    write_manifest(session_dir, manifest)  # keeps the manifest's own size entry right
-    return True
-
-
-def _is_file(path: Path) -> bool:
-    try:
-        current_size(path)
-    except OSError:
-        return False
-    return not path.is_dir()
 
 
 def quality_summary(pipeline: ComposerPipeline) -> QualitySummary | None:

@@ -13,6 +13,8 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from muse_tui import __version__
 from muse_tui.compose.assembly import assign_channels
 from muse_tui.contracts import (
@@ -31,6 +33,7 @@ from muse_tui.store.manifest import (
     MANIFEST_DESCRIPTION,
     MANIFEST_FILE,
     quality_summary,
+    read_manifest,
     stage_timings,
     write_manifest,
 )
@@ -288,3 +291,39 @@ def section_progressions(session_dir: Path, song: SongState) -> list[ManifestFil
     ]
     _remove_stale(session_dir, "progression", "section-*.progression", files)
     return files
+
+
+def record_run_in_manifest(session_dir: Path, pipeline: ComposerPipeline) -> bool:
+    """Bring an existing manifest's timings, status and sizes up to date; False if none yet.
+
+    An unreadable manifest is written anew from the pipeline, with the whole
+    session, so a corrupt manifest never stops a change half way.
+    """
+    path = session_dir / MANIFEST_FILE
+    if not path.exists():
+        return False
+    try:
+        manifest = read_manifest(session_dir)
+    except (ValueError, ValidationError, OSError, RecursionError):
+        write_session(session_dir, pipeline)
+        return True
+    # The state files were checkpointed again after S8 listed them: refresh their sizes.
+    files = [
+        entry.model_copy(update={"size_bytes": current_size(session_dir / entry.path)})
+        if _is_file(session_dir / entry.path)
+        else entry
+        for entry in manifest.files
+    ]
+    manifest = manifest.model_copy(
+        update={"stage_timings": stage_timings(pipeline), "status": pipeline.status, "files": files}
+    )
+    write_manifest(session_dir, manifest)  # keeps the manifest's own size entry right
+    return True
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        current_size(path)
+    except OSError:
+        return False
+    return not path.is_dir()

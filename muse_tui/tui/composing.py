@@ -8,7 +8,6 @@ way a run can end is handled in one `Worker.StateChanged` handler, which posts
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -55,30 +54,30 @@ class Composer(Widget):
 
     @work(exclusive=True, group=PIPELINE, exit_on_error=False)
     async def compose_song(self, prompt: str) -> ComposerPipeline:
-        settings = self.app.settings
+        from muse_tui.session.composing import compose
+
         self.run_root = self.app.sessions_root()
-        return await self.app.orchestrator(self.run_root).run(
+        return await compose(
+            self.app.orchestrator(self.run_root),
             prompt,
             seed=self.app.next_seed(),
             config=self.app.pipeline_config(),
+            default_bars=self.app.settings.default_bars,  # a length in the prompt wins
             session_id=self.app.config.session_ids() if self.app.config.session_ids else None,
-            answers={"default_bars": str(settings.default_bars)},  # a length in the prompt wins
         )
 
     @work(exclusive=True, group=PIPELINE, exit_on_error=False)
     async def resume_song(self, session_dir: Path) -> ComposerPipeline:
-        from muse_tui.store.checkpoint import load_checkpoint
+        from muse_tui.session.composing import resume
 
-        previous = load_checkpoint(session_dir)
-        gates = {"approval_gates": self.app.settings.approval_gates}
         self.run_root = session_dir.parent
-        return await self.app.orchestrator(self.run_root).resume(
-            session_dir, config=previous.config.model_copy(update=gates)
-        )
+        gates = list(self.app.settings.approval_gates)  # the studio's, not the run's own
+        return await resume(self.app.orchestrator(self.run_root), session_dir, approval_gates=gates)
 
     @on(Worker.StateChanged)
     def _run_changed(self, event: Worker.StateChanged) -> None:
         from muse_tui.contracts import ComposerPipeline
+        from muse_tui.session.failures import error_sentence
 
         worker = event.worker
         if worker.group != PIPELINE:
@@ -111,8 +110,8 @@ class Composer(Widget):
 
     def open_session(self, session_dir: Path, *, resume: bool = False) -> None:
         """Show a session from disk; with `resume`, continue its run."""
-        from muse_tui.contracts import SongState
-        from muse_tui.store.checkpoint import CheckpointError, load_checkpoint, song_path
+        from muse_tui.session.composing import open_song
+        from muse_tui.store.checkpoint import CheckpointError
 
         if self.running:
             self.notify("Finish or cancel the current run (ctrl+x) first.", severity="warning")
@@ -121,25 +120,8 @@ class Composer(Widget):
             self.resume_song(session_dir)
             return
         try:
-            pipeline = load_checkpoint(session_dir)
+            pipeline, song = open_song(session_dir)
         except CheckpointError as exc:
             self.notify(str(exc), title="Cannot open the session", severity="error", timeout=10)
             return
-        song = pipeline.song_state  # the checkpoint holds the song; the song file may be newer
-        with contextlib.suppress(OSError, ValueError):
-            song = SongState.from_json(song_path(session_dir).read_bytes())
         self.post_message(SongLoaded(song, session_dir, pipeline, opened=True))
-
-
-def error_sentence(error: BaseException | None) -> str:
-    """A failed run or change as one sentence, with what to do next."""
-    from muse_tui.store.checkpoint import CheckpointError
-
-    if isinstance(error, CheckpointError):
-        return str(error)
-    if isinstance(error, ImportError):
-        return "The composing engine is not installed completely; reinstall muse-studio."
-    if isinstance(error, OSError):
-        return f"A file could not be written ({error}); check the sessions folder and free space."
-    text = str(error) if error else "unknown error"
-    return f"{text.rstrip('.')}. Try again; if it keeps happening, report it with this message."

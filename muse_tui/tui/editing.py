@@ -14,7 +14,6 @@ workers' state handler only posts `Edited`, `Proposed`, `Discarded` or
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from textual import on, work
@@ -22,7 +21,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
-from .composing import BUSY_COMPOSING, PIPELINE, error_sentence
+from .composing import BUSY_COMPOSING, PIPELINE
 from .widgets.notes_log import shortened
 
 if TYPE_CHECKING:
@@ -207,21 +206,21 @@ class Editor(Widget):
         assert session and session.pipeline and session.folder  # checked by editable
         return session.pipeline, session.folder
 
-    @contextlib.contextmanager
-    def _writing(self) -> Iterator[tuple[ComposerPipeline, Path]]:
+    def _writing(self) -> contextlib.AbstractContextManager[ComposerPipeline]:
         """The open session, held as its one writer from before the change reads it to its commit.
 
         A CLI changing the same session makes this raise `SessionBusy` at once; a
         CLI that changed it since the studio read it makes it raise
         `SessionChanged` before anything is worked out (`_edit_changed` reloads).
         """
-        from muse_tui.store.lock import session_lock
-        from muse_tui.store.transaction import refuse_if_changed
+        from muse_tui.session.changes import writing
 
         pipeline, folder = self._session()
-        with session_lock(folder):
-            refuse_if_changed(folder)
-            yield pipeline, folder
+        return writing(folder, pipeline)
+
+    @property
+    def _folder(self) -> Path:
+        return self._session()[1]
 
     @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: busy()
     def change_song(
@@ -231,63 +230,55 @@ class Editor(Widget):
 
         Undo, redo and "try something different" typed as words go to `modify`.
         """
-        from muse_tui.engine.editing import modify
-        from muse_tui.engine.orchestrator import run_blocking
-        from muse_tui.engine.proposals import preview
-        from muse_tui.engine.routing import route
+        from muse_tui.session import changes
 
         from .gate import ThreadGate
 
-        request = route(said, session_open=True).request if isinstance(said, str) else said
-        clock = self.app.config.clock
-        with self._writing() as (pipeline, folder):
-            if request.kind != "change":
-                gate = ThreadGate(self.app)
-                return run_blocking(
-                    modify(pipeline, request, session_dir=folder, gate=gate, clock=clock)
-                )
-            return run_blocking(
-                preview(pipeline, request, session_dir=folder, clock=clock, floor=floor)
+        gate = ThreadGate(self.app)
+        with self._writing() as pipeline:
+            return changes.change(
+                pipeline, self._folder, said, gate=gate, clock=self.app.config.clock, floor=floor
             )
 
     @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: busy()
     def accept_proposal(self) -> ModifySongResult:
-        from muse_tui.engine.proposals import accept
+        from muse_tui.session import changes
 
-        with self._writing() as (pipeline, folder):
-            return accept(pipeline, folder)
+        with self._writing() as pipeline:
+            return changes.accept(pipeline, self._folder)
 
     @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: busy()
     def discard_proposal(self) -> ProposalResult:
-        from muse_tui.engine.proposals import discard
+        from muse_tui.session import changes
 
-        with self._writing() as (pipeline, folder):
-            return discard(pipeline, folder)
+        with self._writing() as pipeline:
+            return changes.discard(pipeline, self._folder)
 
     @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: busy()
     def replay(self, steps: int, *, undoing: bool) -> UndoResult:
-        from muse_tui.engine.editing import redo, undo
+        from muse_tui.session import changes
 
-        with self._writing() as (pipeline, folder):
-            return (undo if undoing else redo)(pipeline, steps, session_dir=folder)
+        with self._writing() as pipeline:
+            return changes.replay(pipeline, self._folder, steps, undoing=undoing)
 
     @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: busy()
     def choose_variant(self, set_id: str, index: int) -> ModifySongResult:
-        from muse_tui.engine.alternatives import select_alternative
+        from muse_tui.session import changes
 
         clock = self.app.config.clock
-        with self._writing() as (pipeline, folder):
-            return select_alternative(pipeline, set_id, index, session_dir=folder, clock=clock)
+        with self._writing() as pipeline:
+            return changes.choose(pipeline, self._folder, set_id, index, clock=clock)
 
     @work(thread=True, group=EDIT, exit_on_error=False)  # one at a time: busy()
     def make_comparison(self, element: AlternativeElement, batch: int = 0) -> Comparison:
-        from muse_tui.engine.alternatives import generate_alternatives
+        from muse_tui.session import changes
 
         from .comparison import comparison_of, element_role
 
-        with self._writing() as (pipeline, folder):
-            made = generate_alternatives(
-                pipeline, element, 3, batch=batch, session_dir=folder, clock=self.app.config.clock
+        clock = self.app.config.clock
+        with self._writing() as pipeline:
+            made = changes.alternatives(
+                pipeline, self._folder, element, 3, batch=batch, clock=clock
             )
         return comparison_of(made, element_role(pipeline.song_state, element))
 
@@ -338,20 +329,17 @@ class Editor(Widget):
 
 
 def edit_sentence(error: BaseException | None) -> str:
-    """A change that failed, as one sentence: nothing changed, and what to do."""
-    from muse_tui.engine.alternatives import AlternativesError
-    from muse_tui.engine.proposals import ProposalStale
-    from muse_tui.store.atomic import WriteFailed, advice_sentence
-    from muse_tui.store.lock import SessionBusy
+    """A change that failed, as one sentence: nothing changed, and what to do.
 
-    if isinstance(error, SessionBusy):
-        text = str(error)
-        return f"{text[0].upper()}{text[1:]}; the song on screen is as it was."
-    if isinstance(error, WriteFailed):
-        return f"{error}; the song on screen is as it was. {advice_sentence(error)}"
-    if isinstance(error, ProposalStale):
-        return str(error)
-    if isinstance(error, AlternativesError):
-        text = str(error)
-        return text[0].upper() + text[1:]
-    return error_sentence(error)
+    The words are the session layer's (`session.failures`), which the CLI prints too.
+    """
+    from muse_tui.session.failures import error_sentence, failure_of
+
+    failure = failure_of(error)
+    if failure is None:
+        return error_sentence(error)
+    text = failure.sentence
+    text = f"{text[:1].upper()}{text[1:]}"
+    if failure.kept:
+        text = f"{text}; the song on screen is as it was."
+    return f"{text} {failure.next_step}".rstrip()

@@ -16,7 +16,7 @@ import pytest
 from muse_tui.audition import PlayerProcess
 from muse_tui.contracts.jam import JamRound
 from muse_tui.engine.jam import Jam
-from muse_tui.tui.jam_live import LiveJam
+from muse_tui.session.jam_live import LiveJam
 from tests.audition.fakes import note_balance, wait_until
 from tests.audition.hangs import PYTHON, as_from_a_terminal, communicate_or_explain
 from tests.audition.stamped_child import open_logging, read_log

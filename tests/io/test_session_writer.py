@@ -22,8 +22,8 @@ from muse_tui.contracts import (
     ValidationOutput,
 )
 from muse_tui.store.atomic import WriteFailed, leftover_temp_files
-from muse_tui.store.manifest import read_manifest, record_run_in_manifest
-from muse_tui.store.session_writer import write_session
+from muse_tui.store.manifest import read_manifest
+from muse_tui.store.session_writer import record_run_in_manifest, write_session
 from muse_tui.store.sessions import clean_sessions, list_sessions
 from tests.io.disk import age, files_under, full_disk_for, make_session
 from tests.io.songs import build_song, pipeline_for, presets_for, three_sections

@@ -15,6 +15,7 @@ from muse_tui.contracts import Ambiguity, ComposerPipeline, PipelineConfig
 from muse_tui.engine.orchestrator import Orchestrator
 from muse_tui.engine.protocols import ApprovalRequest
 from muse_tui.engine.registry import product_stages
+from muse_tui.store.lock import LOCK_FILE
 
 PROMPT = "neo soul, late night, 85 bpm, in Eb minor"
 SEED = 7
@@ -37,10 +38,12 @@ class Session:
         return (self.folder / relative).read_bytes()
 
     def fingerprints(self) -> dict[str, str]:
+        """Each file of the session but the backups and the lock file, which every command that
+        may change the session takes before it reads (`session.changes.writing`)."""
         return {
             p.relative_to(self.folder).as_posix(): hashlib.sha1(p.read_bytes()).hexdigest()
             for p in sorted(self.folder.rglob("*"))
-            if p.is_file() and not p.name.endswith(".bak")
+            if p.is_file() and not p.name.endswith(".bak") and p.name != LOCK_FILE
         }
 
 

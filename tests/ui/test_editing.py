@@ -255,7 +255,7 @@ async def test_a_failed_write_is_one_sentence_and_the_song_stays(
                 errno.ENOSPC, "No space left on device: could not write midi/bass.mid"
             )
 
-        monkeypatch.setattr("muse_tui.engine.editing.write_changed_files", full_disk)
+        monkeypatch.setattr("muse_tui.engine.commit.write_changed_files", full_disk)
         await say(pilot, "Bass too busy, simplify")
         assert errors(messages) == [
             "[Errno 28] No space left on device: could not write midi/bass.mid; the song on "

@@ -14,9 +14,10 @@ from muse_tui.compose.intent.enrich import (
     song_moods,
     track_roles,
 )
+from muse_tui.compose.intent.expression_words import from_phrases, requested_in
 from muse_tui.compose.intent.extract import PromptReading, read_prompt
 from muse_tui.compose.intent.meter import read_meter
-from muse_tui.compose.intent.structured import parse_structured, settle
+from muse_tui.compose.intent.structured import StructuredPrompt, parse_structured, settle
 from muse_tui.compose.intent.tempo import TempoChoice, TempoSource, choose_tempo, genre_words
 from muse_tui.compose.intent.text import readable
 from muse_tui.contracts.intent import (
@@ -58,12 +59,13 @@ def decompose(
     genres = genre_table(root)
     lexicon = intent_lexicon(root)
     if (structured := parse_structured(prompt, lexicon)) is not None:  # headers set, never asked
-        return settle(
+        settled = settle(
             decompose(
                 structured.as_text(), preferred_genre=preferred_genre, root=root, meter=meter
             ),
             structured,
         )
+        return _with_the_rest(settled, prompt, structured)
     artists = artist_table(root)
     reading = read_prompt(prompt, lexicon, artists)
     choice = choose_genres(reading, artists, lexicon, genres, preferred_genre)
@@ -126,6 +128,7 @@ def decompose(
         explicit_progression=list(reading.progression),
         roles=roles,
         raw_prompt=prompt,
+        expression_requests=from_phrases(prompt),
         influence_analysis=influences,
         genre_dna=dna,
         tempo_analysis=tempo.analysis,
@@ -343,3 +346,15 @@ def _summary(
 
 def _listed(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _with_the_rest(
+    result: IntentDecompositionResult, prompt: str, structured: StructuredPrompt
+) -> IntentDecompositionResult:
+    """A structured prompt's title, `Effects:` and expression on the intent, read once here."""
+    rest = {
+        "title": structured.request or structured.style or "Untitled",
+        "effect_requests": {part: list(words) for part, words in structured.effects.items()},
+        "expression_requests": requested_in(prompt, structured.expressiveness),
+    }
+    return result.model_copy(update={"intent": result.intent.model_copy(update=rest)})

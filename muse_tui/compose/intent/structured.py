@@ -199,19 +199,6 @@ def structured_route(prompt: str, session_open: bool) -> tuple[RoutedTo, str] | 
     return ("question" if parsed.mode == "ask" else "compose"), words
 
 
-def song_title(prompt: str, limit: int = 80) -> str:
-    """A one-line title for the song a prompt makes: a structured prompt's Request (else its
-    Style), not its header block; any other prompt as typed, its lines joined."""
-    text = prompt
-    try:
-        parsed = parse_structured(prompt)
-    except StructuredPromptError:
-        parsed = None
-    if parsed is not None:
-        text = parsed.request or parsed.style or "Untitled"
-    return " ".join(text.split())[:limit]
-
-
 def parse_structured(prompt: str, lexicon: IntentLexicon | None = None) -> StructuredPrompt | None:
     """The fields a structured prompt sets, or None for a plain sentence.
 
@@ -590,24 +577,23 @@ def _settled_summary(intent: PipelineIntent, prompt: StructuredPrompt) -> str:
 
 
 def merged_effects(
-    chains: Sequence[EffectChain], tracks: Sequence[Track], prompt: str, bpm: float
+    chains: Sequence[EffectChain],
+    tracks: Sequence[Track],
+    requests: Mapping[str, Sequence[str]],
+    bpm: float,
 ) -> list[EffectChain]:
     """S5's effect chains with a structured prompt's `Effects:` inserts added where missing.
 
-    `Effects: {lead: {delay: dotted eighth}, drums: {compression: …}}` adds the
-    effects file's default delay to the lead and compressor to the drums; an
-    effect a chain already has is left as S5 tuned it, and words no effect
-    answers to are skipped.
+    `requests` is the intent's `effect_requests`: `Effects: {lead: {delay: dotted
+    eighth}, drums: {compression: …}}` adds the effects file's default delay to
+    the lead and compressor to the drums; an effect a chain already has is left as
+    S5 tuned it, and words no effect answers to are skipped.
     """
-    try:
-        parsed = parse_structured(prompt)
-    except StructuredPromptError:
-        return list(chains)
-    if parsed is None or not parsed.effects:
+    if not requests:
         return list(chains)
     table, words = effects_table(), edit_words().effect_words
     result = {c.target_id: c for c in chains}
-    for target, asked in parsed.effects.items():
+    for target, asked in requests.items():
         role = role_of(target, None)
         for track in (t for t in tracks if t.role == role):
             chain = result.get(track.id) or EffectChain(id=chain_id(track.id), target_id=track.id)

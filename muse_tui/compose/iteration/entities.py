@@ -3,30 +3,16 @@
 "track 2", "the Rhodes", "the keys": a track is found by its number (counted
 from 1, as the mixer shows it), its name, its instrument, or its role. A role
 two tracks share is not guessed: the producer is asked which, in one sentence
-with the options. `daw_edits` reads the lines that change the form or place
-chords, before the request reader's clause-by-clause reading.
+with the options.
 """
 
 from __future__ import annotations
 
 import re
 
-from muse_tui.compose.requests import Edit
 from muse_tui.contracts import SongState, Track
 
 from .revision import ROLE_FALLBACKS, EditError, listed
-
-
-def daw_edits(said: str) -> tuple[Edit, ...]:
-    """The DAW edits a whole line asks for (a form change, chords placed), or none."""
-    from .placed_harmony import read_placed_chords  # they read positions and entities too
-    from .structure_edits import read_section_edit
-
-    placed = read_placed_chords(said)
-    if placed is not None:
-        return (placed,)
-    section = read_section_edit(said)
-    return (section,) if section is not None else ()
 
 
 def find_track(song: SongState, named: str) -> Track:

@@ -20,7 +20,7 @@ from typing import cast
 from muse_tui.compose.assembly import EARLY_GRACE_BEATS, remove_overlaps
 from muse_tui.compose.harmony import placed_progression, song_key
 from muse_tui.compose.parts.harmony import nearest_pitch
-from muse_tui.compose.requests import Edit, Scope
+from muse_tui.compose.request_types import Edit, Scope
 from muse_tui.contracts import Note, Position, SongState, Track
 from muse_tui.knowledge.edit_words import Operation
 from muse_tui.theory import (
@@ -45,7 +45,7 @@ _ROMAN = re.compile(r"^[b#♭♯]?(?:VII|VI|IV|V|III|II|I|vii|vi|iv|v|iii|ii|i)[
 _SYMBOL = re.compile(r"^[A-G][#b♯♭]?[\w#♭♯+°ø()/,-]*$")
 _VERBS = r"\b(add|put|place|play|write|use|give|lay|drop in)\b"
 
-#: Not a clause word: a whole line read by `entities.daw_edits`.
+#: Not a clause word: a whole line read by `daw_lines.daw_edits`.
 _PLACED = cast(Operation, "placed_chords")
 
 

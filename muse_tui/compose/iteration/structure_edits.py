@@ -26,7 +26,7 @@ from muse_tui.compose.assembly import (
     kept_where_active,
     ramp_region,
 )
-from muse_tui.compose.requests import Edit, Scope
+from muse_tui.compose.request_types import Edit, Scope
 from muse_tui.compose.seeding import derive_rng
 from muse_tui.compose.transitions import ramp_region_id
 from muse_tui.contracts import Arrangement, Position, Region, Section, SongState, Track, new_id
@@ -42,7 +42,7 @@ _BEFORE_THE_LAST_PEAK = frozenset({"bridge", "breakdown", "break", "build", "sol
 #: A phrase: what "longer" and "shorter" add or take away when no number is said.
 PHRASE_BARS = 4
 
-#: Not a clause word: a whole line read by `entities.daw_edits`.
+#: Not a clause word: a whole line read by `daw_lines.daw_edits`.
 _SECTION = cast(Operation, "section")
 
 

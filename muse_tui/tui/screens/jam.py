@@ -26,9 +26,9 @@ if TYPE_CHECKING:
     from muse_tui.audition.controls import PlayerControls
     from muse_tui.contracts.jam import JamRound, MemberState
     from muse_tui.engine.jam import Jam
+    from muse_tui.session.jam_live import LiveJam
 
     from ..app import StudioApp
-    from ..jam_live import LiveJam
 
 #: How often the playhead is looked at (seconds).
 TICK_S = 0.03
@@ -178,7 +178,7 @@ class JamScreen(Screen[None]):
         return cast("PlayerControls", audition.player), None
 
     def _started(self, jam: Jam, player: PlayerControls | None, problem: str | None) -> None:
-        from ..jam_live import LiveJam
+        from muse_tui.session.jam_live import LiveJam
 
         self.jam = jam
         context = jam.round.context

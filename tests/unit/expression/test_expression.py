@@ -11,13 +11,8 @@ from click.testing import CliRunner
 
 from muse_tui.cli import main
 from muse_tui.compose.assembly import arrange_for_playback
-from muse_tui.compose.expression import (
-    PEDAL_LAG_BEATS,
-    from_block,
-    from_phrases,
-    plan_expression,
-    requested,
-)
+from muse_tui.compose.expression import PEDAL_LAG_BEATS, plan_expression
+from muse_tui.compose.intent.expression_words import from_block, from_phrases, requested
 from muse_tui.contracts.song import ExpressionRequest, SongState, Track
 from muse_tui.store.checkpoint import load_checkpoint
 from tests.io.songs import build_song, three_sections
@@ -210,11 +205,11 @@ def test_an_organ_gets_no_pedal() -> None:
     piano = _track(2, "Piano", "chords", "piano", 0)
     pedalled = {
         r.role
-        for r in plan_expression(SongState(tracks=[organ, piano]), "").expression or []
+        for r in plan_expression(SongState(tracks=[organ, piano]), []).expression or []
         if r.kind == "sustain"
     }
     assert "chords" in pedalled and "keys" not in pedalled
-    assert plan_expression(SongState(tracks=[organ]), "").expression == []
+    assert plan_expression(SongState(tracks=[organ]), []).expression == []
 
 
 def test_a_build_ramp_owns_the_mod_wheel_while_it_moves() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from muse_tui.contracts.jam import JamRound
 from muse_tui.engine.jam import Jam
-from muse_tui.tui.jam_live import LiveJam
+from muse_tui.session.jam_live import LiveJam
 from tests.ui.harness import FakePlayer
 
 

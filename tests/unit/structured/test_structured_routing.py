@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from muse_tui.compose.intent import decompose
 from muse_tui.compose.intent.structured import merged_effects
 from muse_tui.compose.iteration.structure_edits import SectionEdit
 from muse_tui.contracts import PipelineConfig
@@ -77,8 +78,10 @@ def test_effects_blocks_add_the_missing_inserts_and_keep_the_ones_there() -> Non
     keys = Track(id="00000000-0000-4000-8000-000000000002", name="Keys", role="keys", channel=2)
     tuned = Effect(kind="chorus", name="Chorus", parameters={"rate_hz": 0.3})
     chains = [EffectChain(id="fx-keys", target_id=keys.id, effects=[tuned])]
-    merged = merged_effects(chains, [lead, keys], _example("expressive"), bpm=84)
+    asked = decompose(_example("expressive")).intent.effect_requests  # S1 reads them once
+    merged = merged_effects(chains, [lead, keys], asked, bpm=84)
     by_target = {c.target_id: c for c in merged}
     assert [e.kind for e in by_target[lead.id].effects] == ["delay"]
     assert by_target[keys.id].effects == [tuned], "S5's own chorus is kept as it was tuned"
-    assert merged_effects(chains, [lead, keys], "dark trap", bpm=84) == chains
+    plain = decompose("dark trap").intent.effect_requests
+    assert merged_effects(chains, [lead, keys], plain, bpm=84) == chains
