@@ -116,6 +116,7 @@ def decompose(
         mood=moods,
         influences=[i.name for i in influences],
         instrument_requests=requests,
+        lead_instrument=reading.lead_instrument if reading.lead_instrument in requests else None,
         structure_hints=_with_meter_sections(
             [hint for hint, _ in reading.structure], meters.sections, lexicon
         ),
