@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from muse_tui.compose.intent.band import track_roles
 from muse_tui.compose.intent.blend import blend_genres
 from muse_tui.compose.intent.enrich import (
     GenreChoice,
@@ -12,7 +13,6 @@ from muse_tui.compose.intent.enrich import (
     creativity_dials,
     song_length,
     song_moods,
-    track_roles,
 )
 from muse_tui.compose.intent.extract import PromptReading, read_prompt
 from muse_tui.compose.intent.meter import read_meter
