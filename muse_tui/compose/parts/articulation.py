@@ -7,6 +7,8 @@ swells and bends into its notes, an acid line slides and accents, a talking drum
 bends its strokes. Drums take their genre's idiom (hyperpop's glitch stutters) and
 leave out what a named kit sound replaces (a bodhrán band has no claps or crashes).
 Lines nobody named sit under a named lead, so the melody stays the named one's.
+An idiom rewrites the notes, so a writer's finisher (808 glides, fitted to the
+notes it drafted) is left out wherever one applies.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ def _short(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
                     note.locked,
                 )
             )
-    return PartDraft(played, draft.control_changes, draft.pitch_bends, draft.feel, draft.finish)
+    return PartDraft(played, draft.control_changes, draft.pitch_bends, draft.feel)
 
 
 def _swell(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
@@ -103,7 +105,7 @@ def _swell(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
                 )
                 for k in range(3)
             ]
-    return PartDraft(notes, swells, bends, draft.feel, draft.finish)
+    return PartDraft(notes, swells, bends, draft.feel)
 
 
 def _acid(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
@@ -140,9 +142,7 @@ def _acid(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
         for b in range(ctx.bars)
         for k in range(4)
     ]
-    return PartDraft(
-        notes, [*draft.control_changes, *sweep], draft.pitch_bends, draft.feel, draft.finish
-    )
+    return PartDraft(notes, [*draft.control_changes, *sweep], draft.pitch_bends, draft.feel)
 
 
 def _talking(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
@@ -158,7 +158,7 @@ def _talking(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
                     PitchBend(beat=start + 0.06, value=idiom.bend, channel=ctx.track.channel),
                     PitchBend(beat=start + 0.2, value=0, channel=ctx.track.channel),
                 ]
-    return PartDraft(notes, draft.control_changes, bends, draft.feel, draft.finish)
+    return PartDraft(notes, draft.control_changes, bends, draft.feel)
 
 
 def _stutter(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
@@ -186,9 +186,7 @@ def _stutter(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
                 if hit.start + idiom.gap * k < ctx.length
             ]
         span += idiom.every
-    return PartDraft(
-        [*draft.notes, *added], draft.control_changes, draft.pitch_bends, draft.feel, draft.finish
-    )
+    return PartDraft([*draft.notes, *added], draft.control_changes, draft.pitch_bends, draft.feel)
 
 
 PLAYERS: dict[str, Callable[[PartContext, PartDraft, Idiom], PartDraft]] = {
@@ -208,7 +206,7 @@ def _without_quieted_voices(ctx: PartContext, draft: PartDraft) -> PartDraft:
     if not quiet:
         return draft
     kept = [n for n in draft.notes if n.voice not in quiet]
-    return PartDraft(kept, draft.control_changes, draft.pitch_bends, draft.feel, draft.finish)
+    return PartDraft(kept, draft.control_changes, draft.pitch_bends, draft.feel)
 
 
 def _under_a_named_lead(ctx: PartContext, draft: PartDraft) -> PartDraft:
