@@ -89,7 +89,8 @@ def _with_core(
     named: list[TrackRole], homes: list[TrackRole], genre_roles: list[TrackRole]
 ) -> list[TrackRole]:
     """A listed set of sounds with the genre's drums, bass and harmony beside it, each unless
-    the list names its own (by the roles the sounds are made for, `homes`).
+    the list names its own (by the roles the sounds are made for, `homes`); the genre's
+    keys stay unless a named sound plays them.
 
     "Gospel, talking drum, timbales, tin whistle" adds to the gospel band; a named
     sound never replaces the drums or the bass ("solo", "only" limit the band).
@@ -99,6 +100,8 @@ def _with_core(
     for group in (groups["rhythm"], groups["low"], groups["harmony"]):
         if not set(homes) & set(group) or (group == groups["rhythm"] and "drums" not in homes):
             roles += [r for r in genre_roles if r in group and r not in roles]
+    if "keys" in genre_roles and "keys" not in roles:
+        roles.append("keys")  # the genre's keyboard player stays: gospel keeps its organ
     return roles
 
 

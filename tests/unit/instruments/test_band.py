@@ -33,6 +33,8 @@ def test_a_listed_set_of_parts_is_exactly_the_band(prompt: str, roles: list[str]
         # the lone melodic sound (the piano) leads; the genre's drums join the listed sounds
         ("trap with piano, strings and 808", ["drums", "lead", "pad", "sub_bass"]),
         ("gospel, talking drum, timbales, tin whistle", ["drums", "bass", "chords", "lead"]),
+        # a named guitar plays the chords; gospel's organ still plays its keys
+        ("gospel, nylon guitar, pizzicato strings, pluck", ["drums", "bass", "keys", "chords"]),
     ],
 )
 def test_a_listed_set_of_sounds_joins_the_genres_core_band(prompt: str, roles: list[str]) -> None:
