@@ -13,8 +13,6 @@ and the pass count per meter.
 from __future__ import annotations
 
 import argparse
-import json
-import re
 import subprocess
 import sys
 import tempfile
@@ -24,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.audit_draw import audit  # noqa: E402
 from muse_tui.contracts import PipelineConfig  # noqa: E402
 from muse_tui.engine.orchestrator import Orchestrator, run_blocking  # noqa: E402
 from muse_tui.engine.registry import product_stages  # noqa: E402
@@ -68,26 +67,9 @@ def draw(per_meter: int, seed: int) -> dict[str, list[str]]:
 
 def audit_meter(session: Path, prompt: str) -> tuple[str, str]:
     """(PASS/FAIL/n/a, the evidence line) of the audit's meter check."""
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(AUDIT / "producer_audit.py"),
-            str(session),
-            "--json",
-            "--prompt",
-            prompt,
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout
-    try:
-        checks = json.loads(out)["sessions"][0]["checks"]
-        meter = next(c for c in checks if c.get("check") == "meter")
-        return str(meter["status"]), f"{meter['figure']}; {meter['evidence']}"
-    except (ValueError, KeyError, IndexError, StopIteration, TypeError):
-        match = re.search(r"meter\s+(PASS|FAIL|n/a)\s+(.*)", out)
-        return (match.group(1), match.group(2)) if match else ("?", out[:80])
+    (result,) = audit([(prompt, session)])
+    meter = next(c for c in result["checks"] if c.get("check") == "meter")
+    return str(meter["status"]), f"{meter['figure']}; {meter['evidence']}"
 
 
 def main(argv: list[str] | None = None) -> int:
