@@ -20,7 +20,7 @@ from muse_tui.knowledge.melody import BarMove, LeadStyle, melody_table
 
 from ..humanize import Draft
 from ..melody.motif import Motif, cell_rhythm, make_motif
-from ..melody.plan import HEIGHT, SectionPart, form_names, phrase_bars, section_part
+from ..melody.plan import HEIGHT, LOUDNESS, SectionPart, form_names, phrase_bars, section_part
 from .context import PartContext, PartDraft
 from .harmony import nearest_pitch
 
@@ -316,7 +316,8 @@ class _Line:
     def _velocity(self, when: float, pitch: int) -> float:
         accent = 1.08 if abs(when % self.bar) < 1e-6 else 1.0
         lift = 1 + 0.06 * (pitch - self.low) / max(1, self.high - self.low)  # peaks sing out
-        return self.rng.uniform(88, 100) * self.ctx.loud * accent * lift
+        part = LOUDNESS[self.idea.part]
+        return self.rng.uniform(88, 100) * self.ctx.loud * accent * lift * part
 
     # ── finishing ────────────────────────────────────────────────────────────────────────
 
