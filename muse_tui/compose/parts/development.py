@@ -43,22 +43,56 @@ Notes = list[Draft]
 
 
 def develop_part(notes: Notes, ctx: PartContext, repeat: Repeat) -> Notes:
-    """`notes` of one section as its repeat plays them; a first statement comes back as it is."""
+    """`notes` of one section as its repeat plays them; a first statement comes back as it is.
+
+    Each statement must differ from the first and from every repeat before it (by
+    `DISTINCT` at least): where the listed devices would give an earlier
+    statement's notes again (a fifth verse after three repeats, a part a device
+    cannot reach), the next turn's devices are added until they do not.
+    """
     family = development_table().for_role(ctx.track.role)
     if family is None or not repeat.is_repeat or not notes:
         return notes
+    solo = ctx.section.kind in SOLO_KINDS
     last_peak = ctx.section.kind in PEAK_KINDS and repeat.ordinal == repeat.count
-    devices = family.devices(
-        repeat.ordinal, last_peak=last_peak, solo=ctx.section.kind in SOLO_KINDS
-    )
     phrase = _Phrase(ctx)
-    developed = [replace(n) for n in notes]
-    for device in devices:
-        developed = DEVICES[device](phrase, developed)
-    if _same(developed, notes):  # a part the listed devices cannot reach still moves
-        lead = ctx.track.role == "lead"  # a line's motif stays where it sings
-        developed = phrase.third_up(developed) if lead else phrase.octave(developed, every=1)
+    heard = [_heard(notes)]
+    developed = notes
+    for ordinal in range(2, repeat.ordinal + 1):
+        peak = last_peak and ordinal == repeat.ordinal
+        own = family.devices(ordinal, last_peak=peak, solo=solo)
+        turns = family.solo if solo and family.solo else family.repeats
+        candidates = [own, *([*own, *t] for t in turns if t != own), [*own, "fallback"]]
+        versions = [_developed(phrase, notes, devices) for devices in candidates]
+        developed = next(
+            (v for v in versions if max(_jaccard(_heard(v), h) for h in heard) < DISTINCT),
+            versions[0],
+        )
+        heard.append(_heard(developed))
     return sorted(developed, key=lambda n: (n.start, n.pitch))
+
+
+#: Two statements of a part this alike, by (16th, pitch), would be heard as one pasted twice.
+DISTINCT = 0.9
+
+
+def _developed(phrase: _Phrase, notes: Notes, devices: list[str]) -> Notes:
+    developed = [replace(n) for n in notes]
+    for device in dict.fromkeys(devices):
+        if device == "fallback":  # what reaches any part: a line's ending re-pitched, or octaves
+            lead = phrase.ctx.track.role == "lead"
+            developed = phrase.third_up(developed) if lead else phrase.octave(developed, every=1)
+        else:
+            developed = DEVICES[device](phrase, developed)  # type: ignore[index]
+    return developed
+
+
+def _heard(notes: Notes) -> set[tuple[int, int]]:
+    return {(round(n.start * 4), n.pitch) for n in notes}
+
+
+def _jaccard(a: set[tuple[int, int]], b: set[tuple[int, int]]) -> float:
+    return len(a & b) / len(a | b) if a | b else 1.0
 
 
 class _Phrase:
@@ -342,8 +376,3 @@ def _into(pitch: int, low: int, high: int) -> int:
 
 def _leap(pitch: int, low: int, high: int) -> int:
     return pitch + 12 if pitch + 12 <= high else pitch - 12 if pitch - 12 >= low else pitch
-
-
-def _same(a: Notes, b: Notes) -> bool:
-    key = lambda n: (round(n.start * 48), n.pitch)  # noqa: E731
-    return sorted(map(key, a)) == sorted(map(key, b))
