@@ -36,6 +36,8 @@ _NO_FILL = frozenset({"cut", "fade"})
 #: From this harmonic dial an approach note is chromatic; below it, a scale step.
 _CHROMATIC_DIAL = 0.3
 _EIGHTH = 0.5
+#: How long a strummed chord takes to sound all its strings, in beats.
+_STRUM = 0.2
 _GAP = 0.05
 _NEAR = 1e-6
 
@@ -64,12 +66,11 @@ def develop_part(notes: Notes, ctx: PartContext, repeat: Repeat) -> Notes:
         turns = family.solo if solo and family.solo else family.repeats
         candidates = [own, *([*own, *t] for t in turns if t != own), [*own, "fallback"]]
         versions = [_developed(phrase, notes, devices) for devices in candidates]
-        developed = next(
-            (v for v in versions if max(_jaccard(_heard(v), h) for h in heard) < DISTINCT),
-            versions[0],
-        )
+        alike = [max(_jaccard(_heard(v), h) for h in heard) for v in versions]
+        fresh = [i for i, a in enumerate(alike) if a < DISTINCT]
+        developed = versions[fresh[0] if fresh else alike.index(min(alike))]
         heard.append(_heard(developed))
-    return sorted(developed, key=lambda n: (n.start, n.pitch))
+    return developed  # in the written order, added notes last: the opening humanises alike
 
 
 #: Two statements of a part this alike, by (16th, pitch), would be heard as one pasted twice.
@@ -203,9 +204,9 @@ class _Phrase:
         """The chord on every other bar line of the phrase struck an 8th early."""
         for bar in range(max(1, self.first_bar + 1), self.ctx.bars, 2):
             line = bar * self.bar
-            chord = [n for n in notes if abs(n.start - line) < _NEAR]
+            chord = [n for n in notes if line - _NEAR <= n.start < line + _STRUM]  # a strum too
             push = line - _EIGHTH
-            if not chord or any(abs(n.start - push) < _NEAR for n in notes):
+            if not chord or any(push - _NEAR <= n.start < push + _STRUM for n in notes):
                 continue
             notes = [n for n in notes if not push < n.start < line - _NEAR]
             for note in notes:
@@ -219,9 +220,10 @@ class _Phrase:
         """Each chord of the phrase in its next inversion: its lowest note an octave up."""
         for chord in self._chords(notes):
             lowest = min(chord, key=lambda n: n.pitch)
-            pitches = {n.pitch for n in chord}
-            if lowest.pitch + 12 <= self.high and lowest.pitch + 12 not in pitches:
-                lowest.pitch += 12
+            top = max(n.pitch for n in chord)
+            raised = lowest.pitch + 12 * ((top - lowest.pitch) // 12 + 1)  # just above the top
+            if raised <= self.high:
+                lowest.pitch = raised
         return notes
 
     def double_top(self, notes: Notes) -> Notes:
@@ -317,7 +319,15 @@ class _Phrase:
                 for note in phrase:
                     note.pitch += 12
                 return notes
-        return self._repitch(notes, lambda pitch, _: self.harmony.step(pitch, 4))
+
+        def climb(
+            pitch: int, top: int
+        ) -> int:  # a fifth up the scale, else a third, as room allows
+            return next(
+                (p for p in (self.harmony.step(pitch, s) for s in (4, 2)) if p <= top), pitch
+            )
+
+        return self._repitch(notes, climb)
 
     def passing(self, notes: Notes) -> Notes:
         """A scale passing note an 8th before each note of the ending a third or more from the one
