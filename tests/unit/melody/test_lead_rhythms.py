@@ -43,3 +43,16 @@ def test_unrelated_genres_never_share_a_chorus_rhythm(seed: int) -> None:
     rhythms = {g: chorus_onsets(g, seed) for g in UNRELATED}
     for a, b in itertools.combinations(UNRELATED, 2):
         assert rhythms[a] != rhythms[b], (a, b, rhythms[a])
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_genre_chorus_lead_spans_a_fifth_at_least(seed: int) -> None:
+    for genre in UNRELATED:
+        the_intent = intent(genre, roles=["drums", "bass", "chords", "lead"])
+        the_song = song()
+        chorus = next(s for s in the_song.arrangement.sections if s.kind == "chorus")  # type: ignore[union-attr]
+        tracks = choose_tracks(the_intent, derive_rng(seed, "tracks"))
+        lead = next(t for t in tracks if t.role == "lead")
+        notes = write_part(lead, the_song, the_intent, chorus, derive_rng(seed, "lead")).notes
+        pitches = [n.pitch for n in notes]
+        assert max(pitches) - min(pitches) >= 7, genre
