@@ -21,6 +21,7 @@ from muse_tui.knowledge.melody import melody_table
 from ..arrangement.form import PEAK_KINDS
 from ..arrangement.repeats import Repeat
 from ..humanize import Draft
+from .bass import bass_style_for
 from .context import PartContext
 from .harmony import nearest_pitch
 from .lead import lead_style, lead_window
@@ -108,6 +109,9 @@ class _Phrase:
         self.ending = max(0, ctx.bars - ENDING_BARS) * self.bar
         self.end = ctx.length
         self.low, self.high = ctx.pitch_range
+        self.kick_locked = ctx.track.role in ("bass", "sub_bass") and bool(
+            ctx.table.bass[bass_style_for(ctx)].kick_locked  # type: ignore[index]
+        )
 
     def inside(self, note: Draft) -> bool:
         return self.begin - _NEAR <= note.start < self.end - _NEAR
@@ -140,6 +144,8 @@ class _Phrase:
             goal = self._approach_pitch(last.pitch, when)
             if not self.on_change(last.start) and when - last.start <= 1 + _NEAR:
                 last.pitch = goal
+            elif self.kick_locked:  # a bass on the kicks adds no onset of its own
+                continue
             elif when - last.start >= 1 - _NEAR and last.end > when - _EIGHTH:
                 last.duration = max(0.1, when - _EIGHTH - last.start - _GAP)
                 added.append(
@@ -176,12 +182,17 @@ class _Phrase:
         tail = [n for n in notes if n.start >= start - _NEAR]
         if not tail:
             return notes
-        kept = [n for n in notes if n.start < start - _NEAR]
-        for note in kept:
-            note.duration = min(note.duration, max(0.1, start - note.start - _GAP))
         target = nearest_pitch(
             tail[0].pitch, {self.harmony.at(self.end).bass_pc}, self.low, self.high
         )
+        if self.kick_locked:  # the notes on the kicks walk up; no onset is added
+            tail.sort(key=lambda n: n.start)
+            for number, note in enumerate(tail):
+                note.pitch = self.fold(self.harmony.step(target, number - len(tail)))
+            return notes
+        kept = [n for n in notes if n.start < start - _NEAR]
+        for note in kept:
+            note.duration = min(note.duration, max(0.1, start - note.start - _GAP))
         count = round((self.end - start) / _EIGHTH)
         if self.harmony.step(target, -count) < self.low:
             target += 12 if target + 12 <= self.high else 0

@@ -20,7 +20,7 @@ from muse_tui.knowledge import SkillFileError
 from muse_tui.knowledge.development import development_table
 from muse_tui.knowledge.rhythm import rhythm_table
 
-from .songs import intent, progression
+from .songs import KICK, intent, progression
 
 BPB = 4.0
 BARS = 8
@@ -173,3 +173,27 @@ def test_a_device_without_its_description_names_the_file(tmp_path) -> None:
 
     with pytest.raises(SkillFileError, match=r"development\.json"):
         development_table.__wrapped__(tmp_path)
+
+
+def test_a_kick_locked_bass_develops_without_leaving_the_kicks() -> None:
+    the_intent = intent("trap", roles=list(ROLES))  # the 808 plays on the kicks
+    song = SongState(
+        tempo=140, key="C", mode="minor", arrangement=arrangement(), progression=progression()
+    )
+    tracks = {t.role: t for t in choose_tracks(the_intent, derive_rng(1, "tracks"))}
+    bass: dict[str, list[Note]] = {}
+    kicks: dict[str, set[int]] = {}
+    for name in ("Verse 1", "Verse 2", "Verse 3"):
+        section = next(s for s in song.arrangement.sections if s.name == name)  # type: ignore[union-attr]
+        drums = write_part(
+            tracks["drums"], song, the_intent, section, derive_rng(1, "drums", "verse")
+        )
+        kicks[name] = {round(n.start_beat * 4) for n in drums.notes if n.pitch == KICK}
+        bass[name] = write_part(
+            tracks["bass"], song, the_intent, section, derive_rng(1, "bass", "verse"), drums
+        ).notes
+    onsets = lambda notes: {round(n.start_beat * 4) for n in notes}  # noqa: E731
+
+    for name in ("Verse 2", "Verse 3"):  # the repeat's drums push a kick or two: the 808 follows
+        assert onsets(bass[name]) <= kicks[name] | onsets(bass["Verse 1"]), name
+        assert heard(bass[name]) != heard(bass["Verse 1"]), name
