@@ -97,7 +97,7 @@ def plan_activation(
 def _with_topline(players: list[TrackRole], roles: Sequence[TrackRole]) -> list[TrackRole]:
     """The players with the song's topline part, if it has one and it is not already in."""
     topline = next((r for r in TOPLINE if r in roles), None)
-    if topline is None or any(r in players for r in TOPLINE):
+    if topline is None or topline in players:
         return players
     return [*players, topline]
 

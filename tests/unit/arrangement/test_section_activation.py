@@ -56,7 +56,7 @@ def test_verses_sit_between_the_intro_and_the_chorus() -> None:
 
 @pytest.mark.parametrize("template", ["pop_rnb", "rock", "trap", "country"])
 def test_every_verse_carries_the_topline(template: str) -> None:
-    for band in (FOUR_TRACKS, ["drums", "bass", "pad", "arp"]):
+    for band in (FOUR_TRACKS, ["drums", "bass", "pad", "arp"], BIG_BAND):
         song = arrange(template, band, rng=random.Random(2))
         verses = [s for s in song.sections if s.kind == "verse"]
         topline = "lead" if "lead" in band else "arp"
