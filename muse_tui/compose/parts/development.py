@@ -5,42 +5,21 @@ note for note as the first one's; `develop_part` then works the repeat's last
 four-bar phrase with the devices `skills/melody/development.json` lists for the
 part's family and the repeat's place (second, third, the song's last peak, a
 solo chorus). The opening stays as first stated, so the part is recognisable;
-every device moves notes along the chords already sounding (`SectionHarmony`),
+every device (`parts.devices`) moves notes along the chords already sounding,
 so it stays on the changes. Deterministic: the same repeat develops the same way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from itertools import pairwise
 
-from muse_tui.knowledge.development import SOLO_KINDS, Device, development_table
-from muse_tui.knowledge.melody import melody_table
+from muse_tui.knowledge.development import SOLO_KINDS, development_table
 
 from ..arrangement.form import PEAK_KINDS
 from ..arrangement.repeats import Repeat
 from ..humanize import Draft
-from .bass import bass_style_for
 from .context import PartContext
-from .harmony import nearest_pitch
-from .lead import lead_style, lead_window
-
-#: Bars of the phrase a repeat develops: its last four.
-PHRASE_BARS = 4
-#: Bars of a line's ending, which a repeat may re-pitch and still bring its motif back whole.
-ENDING_BARS = 2
-#: The most a lead spans over the song, its lifts included: an octave and a fifth.
-SINGABLE = 19
-#: Transitions that end a section on silence or a fade: no fill walks into the next one.
-_NO_FILL = frozenset({"cut", "fade"})
-#: From this harmonic dial an approach note is chromatic; below it, a scale step.
-_CHROMATIC_DIAL = 0.3
-_EIGHTH = 0.5
-#: How long a strummed chord takes to sound all its strings, in beats.
-_STRUM = 0.2
-_GAP = 0.05
-_NEAR = 1e-6
+from .devices import DEVICES, Phrase
 
 Notes = list[Draft]
 
@@ -51,22 +30,24 @@ def develop_part(notes: Notes, ctx: PartContext, repeat: Repeat) -> Notes:
     Each statement must differ from the first and from every repeat before it (by
     `DISTINCT` at least): where the listed devices would give an earlier
     statement's notes again (a fifth verse after three repeats, a part a device
-    cannot reach), the next turn's devices are added until they do not.
+    cannot reach), the next turn's devices are added, on the last phrase and then
+    on the whole section, until they do not.
     """
     family = development_table().for_role(ctx.track.role)
     if family is None or not repeat.is_repeat or not notes:
         return notes
     solo = ctx.section.kind in SOLO_KINDS
     last_peak = ctx.section.kind in PEAK_KINDS and repeat.ordinal == repeat.count
-    phrase = _Phrase(ctx)
+    phrases = (Phrase(ctx), Phrase(ctx, whole=True))
     heard = [_heard(notes)]
     developed = notes
     for ordinal in range(2, repeat.ordinal + 1):
         peak = last_peak and ordinal == repeat.ordinal
         own = family.devices(ordinal, last_peak=peak, solo=solo)
-        turns = family.solo if solo and family.solo else family.repeats
-        candidates = [own, *([*own, *t] for t in turns if t != own), [*own, "fallback"]]
-        versions = [_developed(phrase, notes, devices) for devices in candidates]
+        turns = [*(family.solo if solo and family.solo else family.repeats), family.last_peak]
+        more = [[*own, *t] for t in turns if t != own] + [[*own, "fallback"]]
+        candidates = [(phrases[0], own)] + [(p, d) for p in phrases for d in more]
+        versions = [_developed(phrase, notes, devices) for phrase, devices in candidates]
         alike = [max(_jaccard(_heard(v), h) for h in heard) for v in versions]
         fresh = [i for i, a in enumerate(alike) if a < DISTINCT]
         developed = versions[fresh[0] if fresh else alike.index(min(alike))]
@@ -78,7 +59,7 @@ def develop_part(notes: Notes, ctx: PartContext, repeat: Repeat) -> Notes:
 DISTINCT = 0.9
 
 
-def _developed(phrase: _Phrase, notes: Notes, devices: list[str]) -> Notes:
+def _developed(phrase: Phrase, notes: Notes, devices: list[str]) -> Notes:
     developed = [replace(n) for n in notes]
     for device in dict.fromkeys(devices):
         if device == "fallback":  # what reaches any part: a line's ending re-pitched, or octaves
@@ -95,305 +76,3 @@ def _heard(notes: Notes) -> set[tuple[int, int]]:
 
 def _jaccard(a: set[tuple[int, int]], b: set[tuple[int, int]]) -> float:
     return len(a & b) / len(a | b) if a | b else 1.0
-
-
-class _Phrase:
-    """The last phrase of one section of one part: where it is, its chords, its register."""
-
-    def __init__(self, ctx: PartContext) -> None:
-        self.ctx = ctx
-        self.harmony = ctx.harmony
-        self.bar = ctx.beats_per_bar
-        self.first_bar = max(0, ctx.bars - PHRASE_BARS)
-        self.begin = self.first_bar * self.bar
-        self.ending = max(0, ctx.bars - ENDING_BARS) * self.bar
-        self.end = ctx.length
-        self.low, self.high = ctx.pitch_range
-        self.kick_locked = ctx.track.role in ("bass", "sub_bass") and bool(
-            ctx.table.bass[bass_style_for(ctx)].kick_locked  # type: ignore[index]
-        )
-
-    def inside(self, note: Draft) -> bool:
-        return self.begin - _NEAR <= note.start < self.end - _NEAR
-
-    def on_change(self, when: float) -> bool:
-        """Whether a chord starts at `when` (its root is the part's anchor there)."""
-        return abs(self.harmony.at(when).start - when) < _NEAR
-
-    def fold(self, pitch: int) -> int:
-        while pitch < self.low:
-            pitch += 12
-        while pitch > self.high:
-            pitch -= 12
-        return pitch
-
-    # ── bass ─────────────────────────────────────────────────────────────────────────────
-
-    def approach(self, notes: Notes) -> Notes:
-        """Into every other chord change (counted back from the phrase's end), a step under or
-        over the next chord's bass, on the last weak note before it."""
-        changes = [c.start for c in self.harmony.chords if self.begin < c.start <= self.end]
-        if not self.ctx.leads_on:
-            changes = [t for t in changes if t < self.end - _NEAR]
-        added: Notes = []
-        for when in changes[::-1][::2]:
-            before = [n for n in notes if when - self.bar <= n.start < when - _NEAR]
-            if not before:
-                continue
-            last = max(before, key=lambda n: (n.start, -n.pitch))
-            goal = self._approach_pitch(last.pitch, when)
-            if not self.on_change(last.start) and when - last.start <= 1 + _NEAR:
-                last.pitch = goal
-            elif self.kick_locked:  # a bass on the kicks adds no onset of its own
-                continue
-            elif when - last.start >= 1 - _NEAR and last.end > when - _EIGHTH:
-                last.duration = max(0.1, when - _EIGHTH - last.start - _GAP)
-                added.append(
-                    Draft(goal, last.velocity * 0.85, when - _EIGHTH, _EIGHTH - _GAP, last.voice)
-                )
-        return [*notes, *added]
-
-    def _approach_pitch(self, near: int, when: float) -> int:
-        target = nearest_pitch(near, {self.harmony.at(when).bass_pc}, self.low, self.high)
-        if self.ctx.style.harmonic >= _CHROMATIC_DIAL and target - 1 >= self.low:
-            return target - 1
-        below = self.harmony.step(target, -1)
-        return below if below >= self.low else self.harmony.step(target, 1)
-
-    def octave(self, notes: Notes, every: int = 2) -> Notes:
-        """Every `every`-th weak note of the phrase an octave up (down where there is no room);
-        notes on a chord change keep their pitch."""
-        weak = sorted(
-            (n for n in notes if self.inside(n) and not self.on_change(n.start)),
-            key=lambda n: n.start,
-        )
-        if not weak and every == 1:  # nothing weak at all: the whole phrase moves instead
-            return self.register(notes)
-        for index, note in enumerate(weak):
-            if index % every == every - 1:
-                note.pitch = _leap(note.pitch, self.low, self.high)
-        return notes
-
-    def fill(self, notes: Notes) -> Notes:
-        """The section's last two beats walk up the scale in 8ths to the next section's root."""
-        if self.ctx.section.transition in _NO_FILL or not self.ctx.leads_on:
-            return notes
-        start = self.end - min(2.0, self.bar / 2)
-        tail = [n for n in notes if n.start >= start - _NEAR]
-        if not tail:
-            return notes
-        target = nearest_pitch(
-            tail[0].pitch, {self.harmony.at(self.end).bass_pc}, self.low, self.high
-        )
-        if self.kick_locked:  # the notes on the kicks walk up; no onset is added
-            tail.sort(key=lambda n: n.start)
-            for number, note in enumerate(tail):
-                note.pitch = self.fold(self.harmony.step(target, number - len(tail)))
-            return notes
-        kept = [n for n in notes if n.start < start - _NEAR]
-        for note in kept:
-            note.duration = min(note.duration, max(0.1, start - note.start - _GAP))
-        count = round((self.end - start) / _EIGHTH)
-        if self.harmony.step(target, -count) < self.low:
-            target += 12 if target + 12 <= self.high else 0
-        velocity = max(n.velocity for n in tail)
-        walk = [
-            Draft(
-                self.fold(self.harmony.step(target, number - count)),
-                velocity * (0.8 + 0.05 * number),
-                start + number * _EIGHTH,
-                _EIGHTH - _GAP,
-                tail[0].voice,
-            )
-            for number in range(count)
-        ]
-        return [*kept, *walk]
-
-    # ── comping and pads ─────────────────────────────────────────────────────────────────
-
-    def anticipate(self, notes: Notes) -> Notes:
-        """The chord on every other bar line of the phrase struck an 8th early."""
-        for bar in range(max(1, self.first_bar + 1), self.ctx.bars, 2):
-            line = bar * self.bar
-            chord = [n for n in notes if line - _NEAR <= n.start < line + _STRUM]  # a strum too
-            push = line - _EIGHTH
-            if not chord or any(push - _NEAR <= n.start < push + _STRUM for n in notes):
-                continue
-            notes = [n for n in notes if not push < n.start < line - _NEAR]
-            for note in notes:
-                if note.start < push and note.end > push - _GAP:
-                    note.duration = max(0.1, push - note.start - _GAP)
-            for note in chord:
-                note.start, note.duration = push, note.duration + _EIGHTH
-        return notes
-
-    def inversion(self, notes: Notes) -> Notes:
-        """Each chord of the phrase in its next inversion: its lowest note an octave up."""
-        for chord in self._chords(notes):
-            lowest = min(chord, key=lambda n: n.pitch)
-            top = max(n.pitch for n in chord)
-            raised = lowest.pitch + 12 * ((top - lowest.pitch) // 12 + 1)  # just above the top
-            if raised <= self.high:
-                lowest.pitch = raised
-        return notes
-
-    def double_top(self, notes: Notes) -> Notes:
-        """Each chord of the phrase fuller: its top note doubled an octave up (or its lowest an
-        octave down where the top has no room)."""
-        added: Notes = []
-        for chord in self._chords(notes):
-            top = max(chord, key=lambda n: n.pitch)
-            bottom = min(chord, key=lambda n: n.pitch)
-            if top.pitch + 12 <= self.high:
-                added.append(replace(top, pitch=top.pitch + 12, velocity=top.velocity * 0.85))
-            elif bottom.pitch - 12 >= self.low:
-                added.append(
-                    replace(bottom, pitch=bottom.pitch - 12, velocity=bottom.velocity * 0.85)
-                )
-        return [*notes, *added]
-
-    def _chords(self, notes: Notes) -> list[Notes]:
-        """The phrase's notes struck together (two or more), one list per onset."""
-        onsets: dict[int, Notes] = {}
-        for note in notes:
-            if self.inside(note):
-                onsets.setdefault(round(note.start * 48), []).append(note)
-        return [chord for chord in onsets.values() if len(chord) >= 2]
-
-    # ── lines ────────────────────────────────────────────────────────────────────────────
-
-    def register(self, notes: Notes) -> Notes:
-        """The phrase an octave up, or down where the register has no room."""
-        phrase = [n for n in notes if self.inside(n)]
-        if not phrase:
-            return notes
-        shift = 12 if max(n.pitch for n in phrase) + 12 <= self.high else -12
-        if min(n.pitch for n in phrase) + shift < self.low:
-            return notes
-        for note in phrase:
-            note.pitch += shift
-        return notes
-
-    def third_up(self, notes: Notes) -> Notes:
-        """The line's ending a third up the scale (down where the line has no room): the motif
-        itself comes back whole."""
-
-        def third(pitch: int, high: int) -> int:
-            up = self.harmony.step(pitch, 2)
-            return up if up <= high else self.harmony.step(pitch, -2)
-
-        return self._repitch(notes, third)
-
-    def invert(self, notes: Notes) -> Notes:
-        """The line's ending turned upside down around its first note, in scale steps (the
-        answer that mirrors the question), in the same rhythm."""
-        ending = sorted((n for n in notes if self._in_ending(n)), key=lambda n: n.start)
-        if not ending:
-            return notes
-        pivot = self.harmony.snap(ending[0].pitch)
-        return self._repitch(
-            notes, lambda pitch, _: self.harmony.step(pivot, -self._steps(pivot, pitch))
-        )
-
-    def _repitch(self, notes: Notes, move: Callable[[int, int], int]) -> Notes:
-        """Each note of the line's ending moved by `move(pitch, window top)`, into the lead's
-        window; notes on the beat, held, or before a breath land on the chord."""
-        low, high = self._lead_window()
-        ending = sorted((n for n in notes if self._in_ending(n)), key=lambda n: n.start)
-        for note, after in zip(ending, [*ending[1:], None], strict=False):
-            pitch = _into(move(note.pitch, high), low, high)
-            room = (after.start if after else self.end) - note.end
-            if abs(note.start - round(note.start)) < _NEAR or note.duration >= 1 or room >= 0.75:
-                pitch = nearest_pitch(pitch, self.harmony.at(note.start).tones, low, high)
-            note.pitch = pitch
-        return notes
-
-    def _steps(self, origin: int, pitch: int) -> int:
-        """Scale steps from `origin` (a scale tone) up to `pitch` (negative: down)."""
-        target = self.harmony.snap(pitch)
-        direction = 1 if target > origin else -1
-        steps, at = 0, origin
-        while (target - at) * direction > 0 and abs(steps) < 24:
-            at = self.harmony.step(at, direction)
-            steps += direction
-        return steps
-
-    def octave_up(self, notes: Notes) -> Notes:
-        """The last phrase an octave up where the instrument sings there, else its ending, else
-        the ending a fifth up the scale: the last time round climbs."""
-        low, high = self._lead_window()
-        sings = melody_table().register_for(self.ctx.track.program)[1]
-        ceiling = min(max(sings, high), low + SINGABLE, self.high)
-        for part in (self.inside, self._in_ending):
-            phrase = [n for n in notes if part(n)]
-            if phrase and max(n.pitch for n in phrase) + 12 <= ceiling:
-                for note in phrase:
-                    note.pitch += 12
-                return notes
-
-        def climb(
-            pitch: int, top: int
-        ) -> int:  # a fifth up the scale, else a third, as room allows
-            return next(
-                (p for p in (self.harmony.step(pitch, s) for s in (4, 2)) if p <= top), pitch
-            )
-
-        return self._repitch(notes, climb)
-
-    def passing(self, notes: Notes) -> Notes:
-        """A scale passing note an 8th before each note of the ending a third or more from the one
-        before it, where that note leaves a beat of room."""
-        phrase = sorted((n for n in notes if self._in_ending(n)), key=lambda n: n.start)
-        added: Notes = []
-        for before, after in pairwise(phrase):
-            when = after.start - _EIGHTH
-            if after.start - before.start < 1 - _NEAR or abs(after.pitch - before.pitch) < 3:
-                continue
-            toward = 1 if before.pitch > after.pitch else -1
-            before.duration = min(before.duration, max(0.1, when - before.start - _GAP))
-            pitch = self.harmony.step(after.pitch, toward)
-            added.append(
-                replace(
-                    after,
-                    pitch=pitch,
-                    start=when,
-                    duration=_EIGHTH - _GAP,
-                    velocity=after.velocity * 0.85,
-                    locked=False,
-                )
-            )
-        return [*notes, *added]
-
-    def _in_ending(self, note: Draft) -> bool:
-        return self.ending - _NEAR <= note.start < self.end - _NEAR
-
-    def _lead_window(self) -> tuple[int, int]:
-        return lead_window(self.ctx, lead_style(self.ctx))
-
-
-DEVICES: dict[Device, Callable[[_Phrase, Notes], Notes]] = {
-    "approach": _Phrase.approach,
-    "octave": _Phrase.octave,
-    "fill": _Phrase.fill,
-    "anticipate": _Phrase.anticipate,
-    "inversion": _Phrase.inversion,
-    "double_top": _Phrase.double_top,
-    "register": _Phrase.register,
-    "third_up": _Phrase.third_up,
-    "octave_up": _Phrase.octave_up,
-    "invert": _Phrase.invert,
-    "passing": _Phrase.passing,
-}
-
-
-def _into(pitch: int, low: int, high: int) -> int:
-    """`pitch` folded by octaves into low..high."""
-    while pitch < low:
-        pitch += 12
-    while pitch > high:
-        pitch -= 12
-    return pitch
-
-
-def _leap(pitch: int, low: int, high: int) -> int:
-    return pitch + 12 if pitch + 12 <= high else pitch - 12 if pitch - 12 >= low else pitch

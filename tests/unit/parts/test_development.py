@@ -14,6 +14,7 @@ from muse_tui.compose.humanize import Draft
 from muse_tui.compose.parts import choose_tracks, write_part
 from muse_tui.compose.parts.context import PartContext
 from muse_tui.compose.parts.development import develop_part
+from muse_tui.compose.parts.devices import Phrase
 from muse_tui.compose.seeding import derive_rng
 from muse_tui.contracts import Arrangement, Note, Section, SongState
 from muse_tui.knowledge import SkillFileError
@@ -197,3 +198,20 @@ def test_a_kick_locked_bass_develops_without_leaving_the_kicks() -> None:
     for name in ("Verse 2", "Verse 3"):  # the repeat's drums push a kick or two: the 808 follows
         assert onsets(bass[name]) <= kicks[name] | onsets(bass["Verse 1"]), name
         assert heard(bass[name]) != heard(bass["Verse 1"]), name
+
+
+def test_a_strummed_chord_is_inverted_as_one_chord() -> None:
+    song = SongState(
+        tempo=110, key="C", mode="minor", arrangement=arrangement(), progression=progression()
+    )
+    section = song.arrangement.sections[0]  # type: ignore[union-attr]
+    the_intent = intent("rock")
+    track = next(
+        t for t in choose_tracks(the_intent, derive_rng(1, "tracks")) if t.role == "chords"
+    )
+    phrase = Phrase(PartContext(track, song, the_intent, section, rhythm_table()))
+    strum = [Draft(p, 90, 16.0 + 0.03 * i, 1.0) for i, p in enumerate((48, 55, 60, 63))]
+
+    inverted = sorted(n.pitch for n in phrase.inversion(strum))
+
+    assert inverted in ([55, 60, 63, 72], [39, 48, 55, 60])  # lowest up above the top, or top down
