@@ -20,7 +20,8 @@ from muse_tui.knowledge.melody import BarMove, LeadStyle, melody_table
 
 from ..humanize import Draft
 from ..melody.motif import Motif, cell_rhythm, make_motif
-from ..melody.plan import HEIGHT, SectionPart, form_names, phrase_bars, section_part
+from ..melody.plan import HEIGHT, LOUDNESS, SectionPart, form_names, phrase_bars, section_part
+from .climax import place_climax
 from .context import PartContext, PartDraft
 from .harmony import nearest_pitch
 
@@ -55,7 +56,8 @@ def write_lead(ctx: PartContext, rng: random.Random) -> PartDraft:
             line.play(move, (index * 4 + offset) * ctx.beats_per_bar, final=final)
     if idea.style.pickups:
         line.add_pickups([i * 4 * ctx.beats_per_bar for i in range(1, len(phrases))])
-    return PartDraft(notes=line.finished(), feel=ctx.feel.scaled(timing=1.2))
+    notes = place_climax(line.finished(), ctx, line.low, line.high)
+    return PartDraft(notes=notes, feel=ctx.feel.scaled(timing=1.2))
 
 
 def lead_style(ctx: PartContext) -> LeadStyle:
@@ -316,7 +318,8 @@ class _Line:
     def _velocity(self, when: float, pitch: int) -> float:
         accent = 1.08 if abs(when % self.bar) < 1e-6 else 1.0
         lift = 1 + 0.06 * (pitch - self.low) / max(1, self.high - self.low)  # peaks sing out
-        return self.rng.uniform(88, 100) * self.ctx.loud * accent * lift
+        part = LOUDNESS[self.idea.part]
+        return self.rng.uniform(88, 100) * self.ctx.loud * accent * lift * part
 
     # ── finishing ────────────────────────────────────────────────────────────────────────
 

@@ -24,6 +24,7 @@ from ..transitions import build_entry_bar, drop_out, rest, shape_ending
 from .bass import write_bass
 from .comping import write_comping, write_pad, write_texture
 from .context import PartContext, PartDraft
+from .development import develop_part
 from .drums import write_drums
 from .lead import write_lead
 from .percussion import write_percussion
@@ -70,6 +71,8 @@ def write_part(
     repeat = section_repeat(song, section)
     if track.role == "drums":
         drafts = develop_groove(drafts, repeat, ctx.bars, ctx.beats_per_bar)
+    else:
+        drafts = develop_part(drafts, ctx, repeat)
     if repeat.drops_out(track.role):
         drafts = drop_out(drafts, repeat.dropout_bar, ctx.beats_per_bar)
     if entry := build_entry_bar(section, track.role):
