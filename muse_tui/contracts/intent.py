@@ -246,6 +246,9 @@ class PipelineIntent(Contract):
     mood: list[str] = Field(default_factory=list)
     influences: list[str] = Field(default_factory=list)
     instrument_requests: list[str] = Field(default_factory=list)
+    #: The requested instrument the prompt asked to lead ("oboe lead"); left out of the JSON
+    #: when unset, so a song without one keeps its checkpoint bytes.
+    lead_instrument: str | None = Field(default=None, exclude_if=lambda v: v is None)
     structure_hints: list[str] = Field(default_factory=list)
     #: The meter the prompt asked for (None: 4/4) and the sections' own ("a 6/8 bridge");
     #: left out of the JSON when unset, so a 4/4 song's checkpoint keeps its bytes.

@@ -24,6 +24,11 @@ from muse_tui.knowledge.tracks import TRACKS_FILE, TrackTable
 INSTRUMENTS_FILE = "sound/instruments.json"
 #: A rhythm written for any genre.
 ANY = "*"
+#: Roles whose sounds hold or colour the band rather than carry its tune.
+BED_ROLES: frozenset[str] = frozenset({"pad", "texture", "bass", "sub_bass"})
+LOW_ROLES: frozenset[str] = frozenset({"bass", "sub_bass"})
+#: Where a named pitched sound plays when its own roles are taken, first free wins.
+SPARE_ROLES: tuple[TrackRole, ...] = ("pad", "arp", "keys", "texture", "chords")
 
 
 class Instrument(Contract):
@@ -44,6 +49,18 @@ class Instrument(Contract):
     patch: str | None = Field(default=None, description="the patch, described")
     rhythms: dict[str, DrumPattern] = Field(
         default_factory=dict, description="genre id or drum family → pattern"
+    )
+    bed: bool = Field(
+        default=False, description="it colours the band and never takes a named sound's melody"
+    )
+    articulation: str | None = Field(
+        default=None, description="how its notes are played (`sound/articulations.json`)"
+    )
+    quiets_kit_voices: list[str] = Field(
+        default_factory=list, description="kit voices the drums leave out when it plays"
+    )
+    drum_kit: int | None = Field(
+        default=None, ge=0, le=127, description="the GS kit the drums play it on (brushes: 40)"
     )
     about: str = ""
 
@@ -92,27 +109,78 @@ class InstrumentTable(Contract):
         found = self.get(instrument_id)
         return found.idiom if found is not None and found.idiom else None
 
+    def can_lead(self, instrument_id: str | None) -> bool:
+        """It can carry the melody: a pitched sound whose own or other roles include the lead.
+
+        Beds and textures (strings, pads, choirs, vocal chops, an arpeggiator: `bed`),
+        basses and kit sounds never take the melody from the band's lead.
+        """
+        found = self.get(instrument_id)
+        if found is None or found.program is None or found.bed or found.role in BED_ROLES:
+            return False
+        return "lead" in (found.role, *found.also_roles)
+
+    def leader(self, requests: Iterable[str], asked: str | None = None) -> str | None:
+        """The named instrument that plays the melody: the one asked to lead ("oboe lead"),
+        else the first named whose own role is the lead, else the first named that can lead."""
+        able = [r for r in dict.fromkeys(requests) if self.can_lead(r)]
+        if asked is not None and self.can_lead(asked):
+            return asked
+        own = [r for r in able if self.instruments[r].role == "lead"]
+        return (own or able or [None])[0]
+
+    def melody_of(self, instrument_id: str) -> str:
+        """The sound that plays an instrument's melody: its own, or the table's melody
+        player of the same program when it is made for another role (piano: "piano melody")."""
+        found = self.instruments[instrument_id]
+        if found.role == "lead":
+            return instrument_id
+        twins = (
+            key
+            for key, other in self.instruments.items()
+            if other.role == "lead"
+            and other.program == found.program
+            and (other.name or "").endswith("Melody")
+        )
+        return next(twins, instrument_id)
+
     def seat(
-        self, requests: Iterable[str], roles: Collection[TrackRole] | None = None
+        self,
+        requests: Iterable[str],
+        roles: Collection[TrackRole] | None = None,
+        lead: str | None = None,
     ) -> dict[TrackRole, str]:
         """Which requested sound plays which role: its own, else the first free other.
 
-        Kit sounds share the percussion track and role words claim nothing, so
-        "piano and rhodes" seats piano on chords and rhodes on keys. With `roles`
-        (the song's, when the producer listed them) a sound takes only one of those,
-        else a role of its own role's group: on a song of drums, bass, arp and pad a
-        pluck plays the arp and a sub bass the bass.
+        The named leader (`leader`, with `lead` the one asked to lead) takes the
+        lead first; a leader made for another role (a piano, a nylon guitar) plays
+        that one too: the right hand's melody over its own chords. Kit sounds share
+        the percussion track and role words claim nothing, so "piano and rhodes"
+        seats piano on chords and rhodes on keys. With `roles` (the song's, when the
+        producer listed them) a sound takes only one of those, else a role of its own
+        role's group: on a song of drums, bass, arp and pad a pluck plays the arp and
+        a sub bass the bass. A pitched sound whose roles are all taken plays any free
+        bed or top role (`SPARE_ROLES`), so every named sound gets its own track: it
+        joins the band rather than going unplayed.
         """
+        requests = list(requests)
         groups = arrangement_table().role_groups if roles is not None else {}
         seated: dict[TrackRole, str] = {}
+        leader = self.leader(requests, lead)
+        if leader is not None and (roles is None or "lead" in roles):
+            seated["lead"] = self.melody_of(leader)
         for request in requests:
             instrument = self.instruments.get(request)
             if instrument is None or instrument.is_kit_sound or instrument.is_role_word:
                 continue
             kin = next((g for g in groups.values() if instrument.role in g), [])
+            spare = SPARE_ROLES if instrument.role not in LOW_ROLES else ()
+            wanted = (instrument.role, *instrument.also_roles, *kin, *spare)
+            if request in seated.values():  # the leader: its own role too, if it has another
+                wanted = (instrument.role,) if request == leader else ()
             free = [
                 r
-                for r in dict.fromkeys((instrument.role, *instrument.also_roles, *kin))
+                for r in dict.fromkeys(wanted)
                 if r not in seated and (roles is None or r in roles)
             ]
             if free:

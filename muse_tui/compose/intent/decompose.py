@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from muse_tui.compose.intent.band import track_roles
 from muse_tui.compose.intent.blend import blend_genres
 from muse_tui.compose.intent.enrich import (
     GenreChoice,
@@ -12,7 +13,6 @@ from muse_tui.compose.intent.enrich import (
     creativity_dials,
     song_length,
     song_moods,
-    track_roles,
 )
 from muse_tui.compose.intent.expression_words import from_phrases, requested_in
 from muse_tui.compose.intent.extract import PromptReading, read_prompt
@@ -118,6 +118,7 @@ def decompose(
         mood=moods,
         influences=[i.name for i in influences],
         instrument_requests=requests,
+        lead_instrument=reading.lead_instrument if reading.lead_instrument in requests else None,
         structure_hints=_with_meter_sections(
             [hint for hint, _ in reading.structure], meters.sections, lexicon
         ),

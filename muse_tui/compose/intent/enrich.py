@@ -1,4 +1,4 @@
-"""Filling what the prompt left open from conventions: genre, key, dials, roles, length, moods."""
+"""Filling what the prompt left open from conventions: genre, key, dials, length, moods."""
 
 from __future__ import annotations
 
@@ -15,11 +15,8 @@ from muse_tui.contracts.intent import (
     GenreDNAVector,
     KeyAnalysis,
 )
-from muse_tui.contracts.song import TRACK_ROLES, TrackRole
-from muse_tui.knowledge.arrangement import arrangement_table
 from muse_tui.knowledge.artists import ArtistTable
 from muse_tui.knowledge.genres import GenreTable
-from muse_tui.knowledge.instruments import InstrumentTable
 from muse_tui.knowledge.lexicon import IntentLexicon
 from muse_tui.theory.key import mode_name
 
@@ -210,99 +207,6 @@ def creativity_dials(
 
 def _dial(value: float) -> float:
     return round(min(max(value, 0.0), 1.0), 3)
-
-
-def track_roles(
-    reading: PromptReading, dna: GenreDNAVector, lexicon: IntentLexicon
-) -> tuple[list[TrackRole], list[str], bool]:
-    """Roles from the instruments asked for (piano→chords, 808→sub bass) and the genre's.
-
-    A listed set ("drums bass chords lead", "piano, strings and 808") is the whole
-    band; otherwise named sounds take their roles (a cowbell or congas bring the
-    percussion track) and the genre fills in around them. Returns the roles, the
-    instrument requests, and whether the roles were inferred.
-    """
-    rules = [lexicon.constraints[c] for c in reading.constraints]
-    requests = list(reading.instruments)
-    for rule in rules:
-        requests += [i for i in rule.adds_instruments if i not in requests]
-    named = requested_roles(requests, lexicon)
-    if reading.listed_instruments or any(rule.only_requested for rule in rules):
-        roles = list(named)
-        if "percussion" in roles and "drums" in dna.roles and "drums" not in roles:
-            roles.append("drums")  # congas or a cowbell add to the kit, they don't replace it
-    else:
-        roles = _band_around(named, requests, dna, lexicon)
-    if any(rule.drum_voices for rule in rules) and "drums" not in roles:
-        roles.append("drums")
-    removed = {role for rule in rules for role in rule.removes_roles}
-    kept = [r for r in TRACK_ROLES if r in roles and r not in removed]
-    return kept, requests, not named
-
-
-def _band_around(
-    named: list[TrackRole], requests: list[str], dna: GenreDNAVector, lexicon: IntentLexicon
-) -> list[TrackRole]:
-    """The genre's band around the named sounds.
-
-    A sound the genre already plays (strings in a ballad, organ in reggae) confirms
-    its band rather than reshaping it: a usual harmony instrument is the genre's own
-    harmony part (jazz piano is its keys, not a second piano), a usual kit sound
-    still gets its track (phonk's cowbell). A new harmony sound ("gospel with a
-    pad") makes the harmony with the others named beside it.
-    """
-    usual = {lexicon.instrument_in(sound) for sound in dna.instruments}
-    new = requested_roles([r for r in requests if r not in usual], lexicon)
-    harmony = frozenset(arrangement_table().role_groups["harmony"])
-    if harmony & set(new):
-        return _fill_band(named, dna.roles)
-    roles = _fill_band(new, dna.roles) if new else list(dna.roles)
-    has_harmony = bool(harmony & set(roles))
-    return roles + [r for r in named if r not in roles and not (r in harmony and has_harmony)]
-
-
-def requested_roles(requests: list[str], lexicon: IntentLexicon) -> list[TrackRole]:
-    """The roles the requested instruments play, in the order they were asked for."""
-    seated = InstrumentTable(instruments=lexicon.instruments).seat(requests)
-    by_request = {request: role for role, request in seated.items()}
-    named: list[TrackRole] = []
-    for request in requests:
-        instrument = lexicon.instruments[request]
-        role = "percussion" if instrument.is_kit_sound else instrument.role
-        role = by_request.get(request, role)
-        if role not in named:
-            named.append(role)
-    return named
-
-
-def _fill_band(named: list[TrackRole], genre_roles: list[TrackRole]) -> list[TrackRole]:
-    """Named instruments plus what the genre keeps beside them.
-
-    The genre's drums stay (congas or a cowbell add to the kit, they don't
-    replace it), and so do its bass and its topline unless one was named.
-    A named harmony instrument (piano, pad) decides the harmony and colour
-    layers; a named topline or texture keeps the genre's harmony.
-    """
-    groups = arrangement_table().role_groups
-    rhythm, low = frozenset(groups["rhythm"]), frozenset(groups["low"])
-    harmony, top = frozenset(groups["harmony"]), frozenset(groups["top"])
-    said = set(named)
-    roles = list(named)
-
-    def keep(group: frozenset[str]) -> None:
-        roles.extend(r for r in genre_roles if r in group and r not in roles)
-
-    for group in rhythm, low:
-        if not said & group:
-            keep(group)
-    if "drums" in genre_roles:
-        keep(frozenset({"drums"}))
-    if not said & harmony:
-        keep(harmony)
-    if not said & (harmony | top):
-        keep(top)
-    keep(frozenset({"lead"}))  # a genre that carries a topline keeps it
-    return roles
 
 
 def song_length(

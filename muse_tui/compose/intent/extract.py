@@ -34,6 +34,8 @@ _SENTENCE_BREAK = re.compile(r"[.!?;:\n]\s*$")
 _STYLE_WORD = re.compile(r"[\s-]style$", re.IGNORECASE)
 #: What may stand between the words of a listed set ("drums, bass and keys", "piano + 808").
 _LIST_GAP = re.compile(r"(?:\s*(?:,|&|\+|/|\band\b|\bplus\b)?\s*)+")
+#: Words after an instrument that ask it to carry the melody ("oboe lead", "banjo solo").
+_LEAD_AFTER = re.compile(r"\s+(?:lead|leads|solo|melody|on (?:the )?(?:lead|melody))\b", re.I)
 #: A listed set names at least this many instruments in a row; fewer is a passing mention.
 LISTED_SET_SIZE = 3
 
@@ -58,6 +60,8 @@ class PromptReading:
     moods: list[str] = field(default_factory=list)
     tempo_words: list[str] = field(default_factory=list)
     instruments: list[str] = field(default_factory=list)
+    #: The instrument written as the lead ("oboe lead", "banjo solo"), if any.
+    lead_instrument: str | None = None
     #: The instruments written as one list ("drums bass chords lead"): the whole band.
     listed_instruments: list[str] = field(default_factory=list)
     vague_genre_words: list[str] = field(default_factory=list)
@@ -194,6 +198,8 @@ def _read_words(
             _add(reading.tempo_words, key)
         elif match.kind == "instrument":
             _add(reading.instruments, key)
+            if _LEAD_AFTER.match(text.text, match.end) and reading.lead_instrument is None:
+                reading.lead_instrument = key
             implied = lexicon.instruments[key].implies_genre
             if implied:
                 reading.genres.append(GenreMention(implied, match.start, match.end))

@@ -38,7 +38,7 @@ def choose_tracks(intent: PipelineIntent, rng: random.Random) -> list[Track]:
     table = rhythm_table()
     instruments = instrument_table()
     style = resolve_style(intent, table)
-    kit = family_of(style, table).drum_kit
+    kit = _requested_kit(intent, instruments) or family_of(style, table).drum_kit
     drum_channel = table.tracks.drum_channel
     free_channels = [c for c in range(16) if c != drum_channel]
     asked = requested_instruments(intent, instruments, roles)
@@ -53,6 +53,8 @@ def choose_tracks(intent: PipelineIntent, rng: random.Random) -> list[Track]:
             instrument = seated.get(role) or look.instrument
             sound = instruments.get(instrument)
             name, program = _name_and_program(look, sound)
+            if role == "lead" and instrument and list(seated.values()).count(instrument) > 1:
+                name = f"{name} Melody"  # the same player's right hand over its own chords
             channel, drum_kit = free_channels.pop(0), None
         tracks.append(
             Track(
@@ -76,7 +78,8 @@ def requested_instruments(
 ) -> dict[TrackRole, str]:
     """Role → the instrument the producer named for it (as S1 seated it), among `roles`
     when given (the song's, so a sound named for a listed role set lands on one of them)."""
-    return (instruments or instrument_table()).seat(intent.instrument_requests, roles)
+    table = instruments or instrument_table()
+    return table.seat(intent.instrument_requests, roles, intent.lead_instrument)
 
 
 def genre_instruments(
@@ -119,6 +122,12 @@ def requested_kit_sounds(
     instruments = instruments or instrument_table()
     found = (instruments.get(request) for request in intent.instrument_requests)
     return [i for i in found if i is not None and i.is_kit_sound]
+
+
+def _requested_kit(intent: PipelineIntent, instruments: InstrumentTable) -> int | None:
+    """The kit a named drum sound is played on ("brushes": the brush kit), if one was named."""
+    found = (instruments.get(request) for request in intent.instrument_requests)
+    return next((i.drum_kit for i in found if i is not None and i.drum_kit is not None), None)
 
 
 def _name_and_program(look: TrackLook, sound: Instrument | None) -> tuple[str, int | None]:

@@ -21,6 +21,7 @@ from muse_tui.knowledge.rhythm import rhythm_table
 from ..arrangement.repeats import develop_groove, section_repeat
 from ..humanize import humanize, tidy
 from ..transitions import build_entry_bar, drop_out, rest, shape_ending
+from .articulation import articulate
 from .bass import write_bass
 from .comping import write_comping, write_pad, write_texture
 from .context import PartContext, PartDraft
@@ -63,7 +64,7 @@ def write_part(
     """
     region_id = new_id(rng)
     ctx = PartContext(track, song, intent, section, rhythm_table(), band)
-    draft = WRITERS[track.role](ctx, rng, kick_source)
+    draft = articulate(ctx, WRITERS[track.role](ctx, rng, kick_source))  # as its player plays
     kit = ctx.look.kit
     drafts = shape_ending(
         ctx.section.transition, draft.notes, ctx.length, ctx.beats_per_bar, kit=kit

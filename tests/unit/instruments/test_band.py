@@ -21,11 +21,25 @@ from .heard import DRUM_CHANNEL, compose
         ("neo soul, Eb minor, 90 BPM, drums bass chords lead", ["drums", "bass", "chords", "lead"]),
         ("hip hop, 92 BPM, E minor, drums bass keys", ["drums", "bass", "keys"]),
         ("house, 124, drums bass chords pad", ["drums", "bass", "chords", "pad"]),
-        ("trap with piano, strings and 808", ["sub_bass", "chords", "pad"]),
     ],
 )
-def test_a_listed_set_is_exactly_the_band(prompt: str, roles: list[str]) -> None:
+def test_a_listed_set_of_parts_is_exactly_the_band(prompt: str, roles: list[str]) -> None:
     assert sorted(decompose(prompt).intent.roles) == sorted(roles)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "roles"),
+    [
+        # the lone melodic sound (the piano) leads; the genre's drums join the listed sounds
+        ("trap with piano, strings and 808", ["drums", "lead", "pad", "sub_bass"]),
+        ("gospel, talking drum, timbales, tin whistle", ["drums", "bass", "chords", "lead"]),
+        # a named guitar plays the chords; gospel's organ still plays its keys
+        ("gospel, nylon guitar, pizzicato strings, pluck", ["drums", "bass", "keys", "chords"]),
+    ],
+)
+def test_a_listed_set_of_sounds_joins_the_genres_core_band(prompt: str, roles: list[str]) -> None:
+    """A named sound never replaces the drums or the bass (issue 30)."""
+    assert set(roles) <= set(decompose(prompt).intent.roles)
 
 
 def test_two_passing_mentions_are_not_a_list() -> None:
@@ -127,4 +141,6 @@ def test_a_named_sound_takes_a_listed_role_it_can_play() -> None:
     assert table.seat(requests) == {"sub_bass": "sub bass", "lead": "pluck"}
     listed = ["drums", "bass", "arp", "pad"]
     assert table.seat(requests, listed) == {"bass": "sub bass", "arp": "pluck"}
-    assert table.seat(["pluck"], ["drums", "pad"]) == {}
+    assert table.seat(["pluck"], ["drums"]) == {}
+    # every named sound is played: one whose roles are taken plays a free bed (issue 30)
+    assert table.seat(["pluck"], ["drums", "pad"]) == {"pad": "pluck"}

@@ -10,6 +10,7 @@ import pytest
 from muse_tui.compose.intent import decompose
 from muse_tui.compose.intent.extract import read_prompt
 from muse_tui.compose.parts.tracks import choose_tracks
+from muse_tui.compose.sounds import instrument_sound
 from muse_tui.knowledge.artists import artist_table
 from muse_tui.knowledge.instruments import instrument_table
 from muse_tui.knowledge.lexicon import intent_lexicon
@@ -37,9 +38,17 @@ def test_a_named_sound_gets_a_track_that_plays_it(instrument_id: str) -> None:
         assert percussion.channel == DRUM_CHANNEL
         assert percussion.name == sound.name
         return
-    (track,) = [t for t in tracks if t.instrument == instrument_id]
+    playing = [t for t in tracks if t.instrument == instrument_id]
+    # a lone chord instrument also sings the melody: its right hand, the "... Melody" track
+    (track,) = [t for t in playing if t.role != "lead"] if len(playing) > 1 else playing
     assert (track.name, track.program) == (sound.name, sound.program)
     assert track.role in (sound.role, *sound.also_roles)
+    for twin in (t for t in playing if t is not track):
+        assert (twin.role, twin.name, twin.program) == (
+            "lead",
+            f"{sound.name} Melody",
+            sound.program,
+        )
 
 
 def test_every_phrase_reads_as_its_own_instrument() -> None:
@@ -116,3 +125,10 @@ def test_every_sound_plays_notes_in_the_written_midi(tmp_path: Path, instrument_
     (track,) = [t for t in song.tracks if t.instrument == instrument_id]
     (written,) = [t for t in tracks if t.name == track.name and t.program == sound.program]
     assert written.pitches, f"{sound.name} is silent"
+
+
+@pytest.mark.parametrize("instrument_id", [i for i in SOUNDS if TABLE.instruments[i].program])
+def test_every_instrument_patch_is_a_sound_s5_can_load(instrument_id: str) -> None:
+    """A table patch stands in where the catalog has none: it must be a valid catalog sound."""
+    sound = TABLE.instruments[instrument_id]
+    assert instrument_sound(instrument_id, sound, sound.role).gm_program == sound.program

@@ -208,7 +208,7 @@ def test_drumless_means_no_drum_track() -> None:
 
 def test_piano_only_is_just_the_piano() -> None:
     intent = decompose("solo piano, sad, 70 bpm").intent
-    assert intent.roles == ["chords"]
+    assert intent.roles == ["chords", "lead"]  # the left hand's chords, the right hand's tune
     assert intent.instrument_requests == ["piano"]
 
 

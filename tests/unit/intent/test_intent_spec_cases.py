@@ -100,5 +100,5 @@ def test_lo_fi_piano_with_808s_and_only_a_kick() -> None:
     assert intent.genre == ["lo_fi"]
     assert intent.instrument_requests == ["lo-fi piano", "808 bass"]
     assert intent.constraints == ["no drums except kick"]
-    assert set(intent.roles) == {"chords", "sub_bass", "drums"}
+    assert set(intent.roles) == {"chords", "lead", "sub_bass", "drums"}  # the piano leads too
     assert result.ready_to_execute
