@@ -299,6 +299,11 @@ class CompingTable(Contract):
     held_programs: list[tuple[int, int]] = Field(
         description="GM program ranges (inclusive) whose chords hold and swell: organs, strings"
     )
+    strum_programs: list[tuple[int, int]] = Field(
+        default_factory=list,
+        description="GM program ranges (inclusive) played by strumming strings (guitars, "
+        "banjo); any other instrument plays a strum rhythm as block chords",
+    )
     rhythms: dict[ChordRhythm, CompingRhythm]
 
     @model_validator(mode="after")
@@ -338,6 +343,7 @@ class RhythmTable(Contract):
     comping: dict[ChordRhythm, CompingRhythm]
     harmony_layers: dict[str, HarmonyLayer]
     held_programs: list[tuple[int, int]]
+    strum_programs: list[tuple[int, int]] = Field(default_factory=list)
     bass: dict[BassStyle, BassRhythm]
     tracks: TrackTable
 
@@ -376,6 +382,7 @@ def rhythm_table(root: Path) -> RhythmTable:
         comping=comping.rhythms,
         harmony_layers=dict(comping.layers),
         held_programs=comping.held_programs,
+        strum_programs=comping.strum_programs,
         bass=bass,
         tracks=tracks,
     )

@@ -53,7 +53,7 @@ def write_comping(ctx: PartContext, rng: random.Random, rhythm: str | None = Non
                 arp_chord = index
                 pitch = _arp_note(voicing, arp_count, arp_up_down)
                 notes.append(Draft(pitch, velocity, start, length, ctx.track.role))
-            elif comp.play == "strum":
+            elif comp.play == "strum" and _strummed(ctx):
                 notes += _strum(ctx, voicing, velocity, start, length)
             else:
                 notes += _chord(ctx, voicing, velocity, start, length)
@@ -158,6 +158,12 @@ def _strum(
         )
         for k, pitch in enumerate(order)
     ]
+
+
+def _strummed(ctx: PartContext) -> bool:
+    """Whether the track's instrument strums (a guitar, a banjo), not strikes, its chords."""
+    program = ctx.track.program
+    return program is None or any(lo <= program <= hi for lo, hi in ctx.table.strum_programs)
 
 
 def _arp_note(voicing: tuple[int, ...], count: int, up_down: bool) -> int:

@@ -4,7 +4,7 @@ clear of the low-interval limit, and never the same chord another layer already 
 Two keyboards striking nested pitch-class sets (a pad's E–G inside the piano's
 C–E–G) are heard as one chord doubled, however far apart their registers. A
 later layer therefore takes a set of its own: a chord tone the earlier layers
-leave out, or a colour tone of the key (the 9th, 11th or 13th) that sits a
+leave out, or a colour tone of the key (a 7th, 9th, 11th or 13th) that sits a
 semitone above no chord tone; arrangers split a chord between sections this way
 (see `skills/harmony/voicings.json`).
 """
@@ -20,8 +20,8 @@ from .harmony import SoundingChord
 
 #: Intervals above the root that colour a chord (thirds, sevenths, ninth): a layer keeps one.
 COLOUR = frozenset({2, 3, 4, 10, 11})
-#: Tensions a layer may add to stand apart: the 9th, the 11th, the 13th.
-TENSIONS = (2, 5, 9)
+#: Colour a layer may add to stand apart: the 9th, the 11th, the 13th, the 7th of the key.
+TENSIONS = (2, 5, 9, 10, 11)
 #: Semitones a hand spans without cost.
 HAND = 12
 #: Cost of a voicing nested inside (or around) a set another layer plays at the same chord.
