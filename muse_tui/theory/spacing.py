@@ -2,33 +2,48 @@
 
 Low in the register close intervals turn to mud: arrangers' "low interval limits"
 put a major or minor 2nd no lower than about E3 and any 3rd no lower than about C3,
-so under C3 only fifths and octaves stand (see `skills/harmony/voicings.json`).
+so under C3 only fifths and octaves stand. The floors are data
+(`skills/harmony/voicings.json`); `LOW_LIMIT` holds the usual ones for callers without it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-
-#: Both notes of a 2nd (1-2 semitones) must not lie below E3.
-SECOND_FLOOR = 52
-#: Both notes of any interval under a 5th must not lie below C3.
-THIRD_FLOOR = 48
+from dataclasses import dataclass
 
 
-def muddy(low: int, high: int) -> bool:
-    """Whether two notes sounding together break the low-interval limit."""
-    low, high = min(low, high), max(low, high)
-    interval = high - low
-    return (high < SECOND_FLOOR and interval in (1, 2)) or (high < THIRD_FLOOR and interval < 7)
+@dataclass(frozen=True)
+class LowLimit:
+    """The low-interval limit: no 2nd with both notes under `second_floor`, nothing under a
+    5th with both notes under `third_floor` (MIDI; E3 and C3 by default)."""
+
+    second_floor: int = 52
+    third_floor: int = 48
+
+    def muddy(self, low: int, high: int) -> bool:
+        """Whether two notes sounding together break the limit."""
+        low, high = min(low, high), max(low, high)
+        interval = high - low
+        return (high < self.second_floor and interval in (1, 2)) or (
+            high < self.third_floor and interval < 7
+        )
 
 
-def low_interval_faults(voicing: Sequence[int]) -> list[tuple[int, int]]:
+#: The limit the producer audit holds voicings to (skills/harmony/voicings.json).
+LOW_LIMIT = LowLimit()
+
+
+def low_interval_faults(
+    voicing: Sequence[int], limit: LowLimit = LOW_LIMIT
+) -> list[tuple[int, int]]:
     """Every pair of notes of the voicing (lower first) that breaks the low-interval limit."""
     notes = sorted(set(voicing))
-    return [(a, b) for i, a in enumerate(notes) for b in notes[i + 1 :] if a != b and muddy(a, b)]
+    return [(a, b) for i, a in enumerate(notes) for b in notes[i + 1 :] if limit.muddy(a, b)]
 
 
-def clear_low_intervals(voicing: Sequence[int], high: int = 127) -> tuple[int, ...]:
+def clear_low_intervals(
+    voicing: Sequence[int], high: int = 127, limit: LowLimit = LOW_LIMIT
+) -> tuple[int, ...]:
     """The voicing with every muddy pair opened: the upper note of the lowest pair goes up
     an octave (it keeps its pitch class), or out when that would pass `high` or double a note.
 
@@ -36,7 +51,7 @@ def clear_low_intervals(voicing: Sequence[int], high: int = 127) -> tuple[int, .
     register put lowest.
     """
     notes = sorted(set(voicing))
-    while faults := low_interval_faults(notes):
+    while faults := low_interval_faults(notes, limit):
         _, upper = faults[0]
         notes.remove(upper)
         if upper + 12 <= high and upper + 12 not in notes:

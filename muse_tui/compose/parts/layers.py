@@ -22,7 +22,7 @@ from muse_tui.theory.spacing import clear_low_intervals
 
 from .context import PartContext
 from .harmony import SoundingChord
-from .voicing import colours, layer_chord, power_chord, triad, voice_led
+from .voicing import colours, layer_chord, low_limit, power_chord, triad, voice_led
 
 HARMONY_ROLES = frozenset({"chords", "keys", "pad", "arp"})
 #: The order layers choose their notes in: the comping keeps the progression's own voicing.
@@ -233,7 +233,7 @@ def _progression_voicings(
         notes = _trimmed(_single_colour(voicing, chord), count, keep)
         if not crowded and ctx.density == "busy" and len(notes) > 1:
             notes = _octave_doubled(notes, triad(chord), low, high)
-        sized.append(clear_low_intervals(notes, high + 12))
+        sized.append(clear_low_intervals(notes, high + 12, low_limit()))
     return sized
 
 

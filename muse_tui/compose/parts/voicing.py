@@ -14,25 +14,30 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from itertools import pairwise
 
-from muse_tui.theory.spacing import clear_low_intervals, muddy, nested
+from muse_tui.knowledge.voicings import voicing_table
+from muse_tui.theory.spacing import LowLimit, clear_low_intervals, low_interval_faults, nested
 
 from .harmony import SoundingChord
 
 #: Intervals above the root that colour a chord (thirds, sevenths, ninth): a layer keeps one.
 COLOUR = frozenset({2, 3, 4, 10, 11})
-#: Colour a layer may add to stand apart: the 9th, the 11th, the 13th, the 7th of the key.
-TENSIONS = (2, 5, 9, 10, 11)
 #: Semitones a hand spans without cost.
 HAND = 12
 #: Cost of a voicing nested inside (or around) a set another layer plays at the same chord.
 STACKED = 40.0
 
 
+def low_limit() -> LowLimit:
+    """The low-interval limit of `skills/harmony/voicings.json`."""
+    limits = voicing_table().low_interval_limits
+    return LowLimit(limits.second_floor, limits.third_floor)
+
+
 def colours(chord: SoundingChord, scale: Collection[int]) -> set[int]:
-    """Tensions of the key the chord takes: in the scale, not a chord tone, and not a
-    semitone above one (a minor 9th against a chord tone clashes: C's F, Em's F)."""
+    """Tensions of the key the chord takes (voicings.json's `layerSplit`): in the scale, not a
+    chord tone, and not a semitone above one (a minor 9th against a chord tone: C's F, Em's F)."""
     found = set()
-    for interval in TENSIONS:
+    for interval in voicing_table().layer_split.tensions:
         pc = (chord.root_pc + interval) % 12
         if pc in scale and pc not in chord.tones and (pc - 1) % 12 not in chord.tones:
             found.add(pc)
@@ -80,12 +85,13 @@ def layer_chord(
         return ()
     count = min(count, len(pool))
     best: tuple[float, tuple[int, ...]] | None = None
+    limit = low_limit()
     for notes in _hands(pool, count):
-        cost = _cost(chord, notes, centre, previous, upper, home, apart, tensions)
+        cost = _cost(chord, notes, centre, previous, upper, home, apart, tensions, limit)
         if best is None or (cost, notes) < best:
             best = (cost, notes)
     assert best is not None
-    return clear_low_intervals(best[1], high + 12)
+    return clear_low_intervals(best[1], high + 12, limit)
 
 
 def _hands(pool: list[int], count: int) -> list[tuple[int, ...]]:
@@ -114,6 +120,7 @@ def _cost(
     home: bool,
     apart: Sequence[frozenset[int]],
     tensions: Collection[int],
+    limit: LowLimit,
 ) -> float:
     count = len(notes)
     classes = {p % 12 for p in notes}
@@ -122,7 +129,7 @@ def _cost(
     cost += 3 * (count - len(classes))  # a doubled class wastes a finger
     cost += 2.5 * len(classes & set(tensions))  # a tension only where it earns its place
     cost += 4 * sum(1 for a, b in pairwise(notes) if b - a == 1)
-    cost += 20 * sum(1 for a, b in pairwise(notes) if muddy(a, b))
+    cost += 20 * len(low_interval_faults(notes, limit))
     if not any((p - chord.root_pc) % 12 in COLOUR for p in notes):
         cost += 6
     if home:
@@ -201,6 +208,7 @@ def _candidates(base: tuple[int, ...], low: int, high: int) -> list[tuple[tuple[
     """The voicing by octaves and its inversions, with a cost for leaving S2's shape
     and a larger one for a muddy low interval."""
     found = []
+    muddy = low_limit().muddy
     for rotation in range(-2, 3):
         notes = list(base)
         for _ in range(abs(rotation)):
