@@ -80,3 +80,34 @@ def test_an_accordion_plays_a_strum_rhythm_as_block_chords() -> None:
         starts[note.step].add(round(note.start, 3))
     # every note of a chord starts at the same instant: no string after string
     assert sum(len(s) > 1 for s in starts.values()) <= 0.05 * len(starts)
+
+
+def _longest_run(heard: Heard, part: Part) -> float:
+    """Beats over which the part strikes one identical voicing again and again."""
+    struck: dict[int, set[int]] = defaultdict(set)
+    for note in part.notes:
+        struck[note.step].add(note.pitch)
+    chords = [(step / 4, frozenset(p)) for step, p in sorted(struck.items()) if len(p) >= 2]
+    longest, first = 0.0, 0
+    for index in range(1, len(chords) + 1):
+        if index == len(chords) or chords[index][1] != chords[first][1]:
+            longest = max(longest, chords[index - 1][0] - chords[first][0])
+            first = index
+    return longest
+
+
+@pytest.mark.parametrize(
+    ("prompt", "role"),
+    [
+        ("trap, 140 BPM, C minor, Rhodes and pad", "keys"),
+        ("house with piano and pad, 124 BPM, A minor", "chords"),
+        ("drum and bass, 174 BPM, E minor, Rhodes", "keys"),
+    ],
+)
+def test_a_comping_part_moves_its_voicing_within_a_bar(prompt: str, role: str) -> None:
+    """Keys striking one chord for bars move the top voice: never the same grip struck
+    again a bar or more after it began."""
+    heard = compose(prompt)
+    comping = [p for p in heard.role(role) if p.notes]
+    assert comping, [(p.role, p.name) for p in heard.parts]
+    assert _longest_run(heard, comping[0]) < heard.song.beats_per_bar
