@@ -332,6 +332,11 @@ class BassRhythm(GridLevels):
     slides: float = Field(
         default=0.0, ge=0, le=1, description="chance a repeated note moves (octave, fifth) to slide"
     )
+    walks: bool = Field(
+        default=False,
+        description="a walking line: a note on a chord change plays the new chord's bass, "
+        "and the note before it approaches by step, wherever in the bar the change falls",
+    )
     source: str = ""
 
 
