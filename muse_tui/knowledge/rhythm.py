@@ -337,6 +337,11 @@ class BassRhythm(GridLevels):
         description="a walking line: a note on a chord change plays the new chord's bass, "
         "and the note before it approaches by step, wherever in the bar the change falls",
     )
+    pedal: bool = Field(
+        default=False,
+        description="one note: the key's tonic under every chord (its octave where the grid "
+        "says 8), a pedal the chords move over (one-note techno)",
+    )
     source: str = ""
 
 

@@ -61,7 +61,7 @@ def write_bass(ctx: PartContext, rng: random.Random, kick_source: Region | None)
     pitches = _pitches(ctx, events, rng)
     if rhythm.slides:
         pitches = _slid(ctx, pitches, rhythm.slides, rng)
-    pitches = _home(ctx, events, pitches)
+    pitches = _pedal(ctx, events) if rhythm.pedal else _home(ctx, events, pitches)
     notes = [
         Draft(pitch, _velocity(ctx, e), e.start, _duration(ctx, style, e), "bass")
         for e, pitch in zip(events, pitches, strict=True)
@@ -250,6 +250,13 @@ def _home(ctx: PartContext, events: list[_Event], pitches: list[int]) -> list[in
     low, high = ctx.pitch_range
     home = nearest_pitch(pitches[-1], {tonic}, low, max(low + 11, high - 12))
     return [*pitches[:-1], home]
+
+
+def _pedal(ctx: PartContext, events: list[_Event]) -> list[int]:
+    """The key's tonic for every note, up an octave on the grid's 8s: a pedal under the chords."""
+    low, high = ctx.pitch_range
+    tonic = nearest_pitch(low + (high - low) * 0.3, {ctx.harmony.key.tonic_pc}, low, high - 12)
+    return [tonic + 12 if e.letter == "8" else tonic for e in events]
 
 
 def _velocity(ctx: PartContext, event: _Event) -> float:

@@ -231,10 +231,27 @@ def _progression_voicings(
             keep = triad(chord)
             voicing = _root_position(voicing, chord.root_pc, low, high)
         notes = _trimmed(_single_colour(voicing, chord), count, keep)
-        if not crowded and ctx.density == "busy" and len(notes) > 1:
+        if crowded:
+            notes = _fifth_left_out(notes, chord)
+        elif ctx.density == "busy" and len(notes) > 1:
             notes = _octave_doubled(notes, triad(chord), low, high)
         sized.append(clear_low_intervals(notes, high + 12, low_limit()))
     return sized
+
+
+def _fifth_left_out(notes: list[int], chord: SoundingChord) -> list[int]:
+    """The comping's notes without the chord's 5th, when a third and another tone remain.
+
+    Beside a pad, an organ or strings the piano leaves the 5th to them (the first
+    tone a player drops): the other layer then holds a chord tone of its own, so the
+    two split the chord without either adding colour the harmony never had.
+    """
+    fifth = (chord.root_pc + 7) % 12
+    third = next((t for t in (3, 4) if (chord.root_pc + t) % 12 in chord.tones), None)
+    kept = [p for p in notes if p % 12 != fifth]
+    if third is None or len({p % 12 for p in kept}) < 2:
+        return notes
+    return kept
 
 
 def _octave_doubled(notes: list[int], triad: set[int], low: int, high: int) -> list[int]:

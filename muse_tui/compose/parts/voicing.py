@@ -127,7 +127,7 @@ def _cost(
     cost = abs(sum(notes) / count - centre)
     cost += max(0, notes[-1] - notes[0] - HAND)  # a hand spans about an octave
     cost += 3 * (count - len(classes))  # a doubled class wastes a finger
-    cost += 2.5 * len(classes & set(tensions))  # a tension only where it earns its place
+    cost += 6 * len(classes & set(tensions))  # colour the harmony lacks, only where needed
     cost += 4 * sum(1 for a, b in pairwise(notes) if b - a == 1)
     cost += 20 * len(low_interval_faults(notes, limit))
     if not any((p - chord.root_pc) % 12 in COLOUR for p in notes):
@@ -140,6 +140,8 @@ def _cost(
         cost += 0.5 * sum(abs(a - b) for a, b in zip(previous, notes, strict=True))
     if count >= 2:
         cost += STACKED * sum(1 for other in apart if len(other) >= 2 and nested(classes, other))
+    if not apart and chord.root_pc not in classes:
+        cost += 5  # the only chord in the band names its root (Ebmaj7 without Eb is Gm)
     return cost
 
 

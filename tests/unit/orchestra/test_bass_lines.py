@@ -67,3 +67,10 @@ def test_a_trap_808_plays_on_the_kick() -> None:
     notes = heard.bass().notes
     on_kick = sum(1 for n in notes if n.step in kicks)
     assert on_kick / len(notes) >= 0.75
+
+
+def test_techno_rolls_on_one_note_whatever_the_chords() -> None:
+    heard = compose("techno, 130 BPM, A minor")
+    notes = heard.bass().notes
+    assert {n.pitch % 12 for n in notes} == {9}  # A, and its octave
+    assert len({c.symbol for c in heard.song.progression.chords}) >= 2  # type: ignore[union-attr]
