@@ -109,14 +109,17 @@ class InstrumentTable(Contract):
         found = self.get(instrument_id)
         return found.idiom if found is not None and found.idiom else None
 
-    def can_lead(self, instrument_id: str | None) -> bool:
+    def can_lead(self, instrument_id: str | None, *, asked: bool = False) -> bool:
         """It can carry the melody: a pitched sound whose own or other roles include the lead.
 
-        Beds and textures (strings, pads, choirs, vocal chops, an arpeggiator: `bed`),
-        basses and kit sounds never take the melody from the band's lead.
+        Beds and textures (strings, pads, choirs, vocal chops, an arpeggiator, palm-muted
+        chugs: `bed`), basses and kit sounds never take the melody from the band's lead;
+        a bed leads only when the producer asks for it by name ("palm-muted guitar lead").
         """
         found = self.get(instrument_id)
-        if found is None or found.program is None or found.bed or found.role in BED_ROLES:
+        if found is None or found.program is None or found.role in BED_ROLES:
+            return False
+        if found.bed and not asked:
             return False
         return "lead" in (found.role, *found.also_roles)
 
@@ -124,7 +127,7 @@ class InstrumentTable(Contract):
         """The named instrument that plays the melody: the one asked to lead ("oboe lead"),
         else the first named whose own role is the lead, else the first named that can lead."""
         able = [r for r in dict.fromkeys(requests) if self.can_lead(r)]
-        if asked is not None and self.can_lead(asked):
+        if asked is not None and self.can_lead(asked, asked=True):
             return asked
         own = [r for r in able if self.instruments[r].role == "lead"]
         return (own or able or [None])[0]

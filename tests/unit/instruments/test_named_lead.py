@@ -31,10 +31,21 @@ def lead_of(prompt: str) -> tuple[str, int | None]:
         ("jazz, tenor sax, oboe lead", 68),  # the one asked to lead, over the genre's own
         ("trap, soprano sax, french horns", 64),
         ("Bon Iver meets SZA, pluck, horn section, sub bass", 61),  # a pluck is a colour
+        ("drill, clean electric guitar, palm-muted guitar lead", 28),  # asked: chugs may lead
     ],
 )
 def test_a_named_melodic_instrument_leads(prompt: str, program: int) -> None:
     assert lead_of(prompt)[1] == program
+
+
+def test_palm_muted_chugs_never_take_the_tune_unless_asked() -> None:
+    # A metal band's lead guitar keeps the melody; the named chugs play the rhythm part.
+    tracks = choose_tracks(decompose("heavy metal, palm-muted guitar").intent, random.Random(1))
+    lead = next(t for t in tracks if t.role == "lead")
+    chugs = [t for t in tracks if t.program == 28]
+
+    assert lead.program != 28
+    assert chugs and all(t.role != "lead" for t in chugs)
 
 
 def test_a_chord_instrument_that_leads_keeps_its_chords_too() -> None:
