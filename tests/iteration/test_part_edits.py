@@ -54,12 +54,12 @@ async def test_a_simpler_bass_stays_simpler_when_its_chords_change(session: Sess
 
 async def test_requests_that_cannot_be_done_say_why(session: Session) -> None:
     keys = await modify(session.pipeline, "add ghost notes to the keys")
-    tuba = await modify(session.pipeline, "make the tuba louder")
+    kazoo = await modify(session.pipeline, "make the kazoo louder")  # a word no table knows
     nowhere = await modify(session.pipeline, "make the drums busier in the bridge")
     same = await modify(session.pipeline, "change the key to Eb minor", gate=RecordingGate())
 
     assert keys.summary == "ghost notes suit the drums and the bass."
-    assert tuba.status == "no_change" and tuba.summary.startswith("say which part to turn up")
+    assert kazoo.status == "no_change" and kazoo.summary.startswith("say which part to turn up")
     assert nowhere.summary == "there is no bridge in this song."
     assert same.summary == "the song is already in Eb minor."
-    assert all(r.song_state.history == [] for r in (keys, tuba, nowhere, same))
+    assert all(r.song_state.history == [] for r in (keys, kazoo, nowhere, same))
