@@ -13,6 +13,7 @@ from itertools import pairwise
 
 from muse_tui.knowledge.development import Device
 from muse_tui.knowledge.melody import melody_table
+from muse_tui.theory import fold_into
 
 from ..humanize import Draft
 from .bass import bass_style_for
@@ -248,7 +249,7 @@ class Phrase:
         low, high = self._lead_window()
         ending = sorted((n for n in notes if self._in_ending(n)), key=lambda n: n.start)
         for note, after in zip(ending, [*ending[1:], None], strict=False):
-            pitch = _into(move(note.pitch, high), low, high)
+            pitch = fold_into(move(note.pitch, high), low, high)
             room = (after.start if after else self.end) - note.end
             if abs(note.start - round(note.start)) < _NEAR or note.duration >= 1 or room >= 0.75:
                 pitch = nearest_pitch(pitch, self.harmony.at(note.start).tones, low, high)
@@ -331,15 +332,6 @@ DEVICES: dict[Device, Callable[[Phrase, Notes], Notes]] = {
     "invert": Phrase.invert,
     "passing": Phrase.passing,
 }
-
-
-def _into(pitch: int, low: int, high: int) -> int:
-    """`pitch` folded by octaves into low..high."""
-    while pitch < low:
-        pitch += 12
-    while pitch > high:
-        pitch -= 12
-    return pitch
 
 
 def _leap(pitch: int, low: int, high: int) -> int:

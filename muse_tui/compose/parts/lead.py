@@ -17,6 +17,7 @@ import random
 from dataclasses import dataclass, field
 
 from muse_tui.knowledge.melody import BarMove, LeadStyle, melody_table
+from muse_tui.theory import fold_into
 
 from ..humanize import Draft
 from ..melody.motif import Motif, cell_rhythm, make_motif
@@ -190,7 +191,7 @@ class _Line:
             if steps:
                 pitch = harmony.step(pitch, steps)
                 if not self.low <= pitch <= self.high:
-                    pitch = _into(harmony.step(source.pitch, -steps), self.low, self.high)
+                    pitch = fold_into(harmony.step(source.pitch, -steps), self.low, self.high)
             keep = literal and self._fits(pitch, when)
             if not keep:
                 pitch = self._on_chord(pitch, when, source.duration)
@@ -220,7 +221,7 @@ class _Line:
             pitch = goal  # the landing note as chosen: a chord tone the scale may not hold
             if number < count - 1:  # (a harmonic-minor V's leading tone), so never stepped
                 pitch = self.ctx.harmony.step(goal, direction * (count - 1 - number))
-                pitch = self._on_chord(_into(pitch, self.low, self.high), when, length)
+                pitch = self._on_chord(fold_into(pitch, self.low, self.high), when, length)
             self.notes.append(Draft(pitch, self._velocity(when, pitch), when, length, "lead"))
 
     # ── pitches ──────────────────────────────────────────────────────────────────────────
@@ -240,7 +241,7 @@ class _Line:
     def _note(self, anchor: int, steps: int, when: float, length: float) -> Draft:
         """A motif note: its scale step from the anchor, a chord tone if it is strong."""
         harmony = self.ctx.harmony
-        pitch = _into(harmony.step(anchor, steps), self.low, self.high)
+        pitch = fold_into(harmony.step(anchor, steps), self.low, self.high)
         if _strong(when, length):
             pitch = self._on_chord(pitch, when, length)
         else:
@@ -330,7 +331,7 @@ class _Line:
             if target is None or any(start - 1 < n.start < start for n in self.notes):
                 continue
             for lead_in, steps in ((1.0, -2), (0.5, -1)):
-                pitch = _into(self.ctx.harmony.step(target.pitch, steps), self.low, self.high)
+                pitch = fold_into(self.ctx.harmony.step(target.pitch, steps), self.low, self.high)
                 when = start - lead_in
                 self.notes.append(
                     Draft(pitch, self._velocity(when, pitch) * 0.9, when, 0.5, "lead")
@@ -387,12 +388,3 @@ def _strong(when: float, length: float) -> bool:
 
 def _moved(note: Draft, shift: float) -> Draft:
     return Draft(note.pitch, note.velocity, note.start + shift, note.duration, note.voice)
-
-
-def _into(pitch: int, low: int, high: int) -> int:
-    """`pitch` folded by octaves into low..high."""
-    while pitch < low:
-        pitch += 12
-    while pitch > high:
-        pitch -= 12
-    return pitch
