@@ -106,7 +106,9 @@ class Comparing(Widget):
     def forget_proposal(self) -> None:
         """The proposal was accepted, discarded or dropped: back to the song as it is."""
         self.proposal = None
-        if self.screen.query("#proposal"):
+        # A song can arrive while the studio is closing (a compose finishing as the app
+        # exits): with the screen gone there is no view to close.
+        if self.is_attached and self.screen.query("#proposal"):
             self.close(focus=False)
 
     def hear_proposal(self, proposed: bool) -> None:

@@ -307,3 +307,18 @@ async def test_a_write_error_is_one_sentence_and_the_studio_stays_open(tmp_path:
         assert app.is_running
     said = notices(messages)
     assert any("could not be written" in n or "could not write" in n for n in said), said
+
+
+async def test_a_song_arriving_as_the_studio_closes_is_dropped_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    # Under load a compose can finish while run_test tears the app down: the studio's
+    # helpers are already unmounted when the song lands.
+
+    app = make_studio(tmp_path, settings=NO_GATES)
+    async with app.run_test() as pilot:
+        comparing = app.studio.comparing  # mounted on first use
+        await comparing.remove()
+        await pilot.pause()
+        comparing.forget_proposal()  # NoScreen before the guard
+        assert comparing.proposal is None
