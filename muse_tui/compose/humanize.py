@@ -176,6 +176,8 @@ def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: i
     note_fields = _NOTE_FIELDS
     notes: list[Note] = []
     add = notes.append
+    struck: tuple[str, int] | None = None
+    wobble = 0.0
     for draft in drafts:
         start = draft.start
         end = start + draft.duration
@@ -188,7 +190,11 @@ def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: i
                 shift += timing[step % bar] * 0.25
                 accent = accents[step % bar]
             if sigma > 0:
-                wobble = gauss(0, sigma)
+                # the notes of one chord (one voice, one 16th: a block or a strum) are struck
+                # by one hand: they move together, or a chord falls apart into fragments
+                hand = (draft.voice, int(steps + 1e-6))
+                if hand != struck:
+                    struck, wobble = hand, gauss(0, sigma)
                 shift += high if wobble > high else low if wobble < low else wobble
             start = swung(start) + shift
             end = swung(end) + shift

@@ -299,6 +299,11 @@ class CompingTable(Contract):
     held_programs: list[tuple[int, int]] = Field(
         description="GM program ranges (inclusive) whose chords hold and swell: organs, strings"
     )
+    strum_programs: list[tuple[int, int]] = Field(
+        default_factory=list,
+        description="GM program ranges (inclusive) played by strumming strings (guitars, "
+        "banjo); any other instrument plays a strum rhythm as block chords",
+    )
     rhythms: dict[ChordRhythm, CompingRhythm]
 
     @model_validator(mode="after")
@@ -327,6 +332,16 @@ class BassRhythm(GridLevels):
     slides: float = Field(
         default=0.0, ge=0, le=1, description="chance a repeated note moves (octave, fifth) to slide"
     )
+    walks: bool = Field(
+        default=False,
+        description="a walking line: a note on a chord change plays the new chord's bass, "
+        "and the note before it approaches by step, wherever in the bar the change falls",
+    )
+    pedal: bool = Field(
+        default=False,
+        description="one note: the key's tonic under every chord (its octave where the grid "
+        "says 8), a pedal the chords move over (one-note techno)",
+    )
     source: str = ""
 
 
@@ -338,6 +353,7 @@ class RhythmTable(Contract):
     comping: dict[ChordRhythm, CompingRhythm]
     harmony_layers: dict[str, HarmonyLayer]
     held_programs: list[tuple[int, int]]
+    strum_programs: list[tuple[int, int]] = Field(default_factory=list)
     bass: dict[BassStyle, BassRhythm]
     tracks: TrackTable
 
@@ -376,6 +392,7 @@ def rhythm_table(root: Path) -> RhythmTable:
         comping=comping.rhythms,
         harmony_layers=dict(comping.layers),
         held_programs=comping.held_programs,
+        strum_programs=comping.strum_programs,
         bass=bass,
         tracks=tracks,
     )

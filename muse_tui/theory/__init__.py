@@ -19,6 +19,7 @@ from muse_tui.theory.key_detect import KeyEstimate, detect_key
 from muse_tui.theory.pitch import (
     NoteName,
     NoteSyntaxError,
+    fold_into,
     midi_to_name,
     name_to_midi,
     note_name,
@@ -51,6 +52,7 @@ __all__ = [
     "Scale",
     "VoicingError",
     "detect_key",
+    "fold_into",
     "interval_name",
     "interval_semitones",
     "key_of",

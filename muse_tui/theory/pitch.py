@@ -140,3 +140,13 @@ def name_to_midi(text: str) -> int:
     if not 0 <= midi <= 127:
         raise NoteSyntaxError(f"{text!r} is MIDI {midi}, outside 0–127")
     return midi
+
+
+def fold_into(pitch: int, low: int, high: int) -> int:
+    """`pitch` moved by octaves into low..high (above `high` only when the range is
+    narrower than an octave and nothing else fits)."""
+    while pitch < low:
+        pitch += 12
+    while pitch > high and pitch - 12 >= low:
+        pitch -= 12
+    return pitch

@@ -233,7 +233,11 @@ async def test_escape_closes_the_comparison_and_the_song_plays_its_own(tmp_path:
         await composed(pilot)
         await pilot.press("a")  # the first track: drums
         await settle(pilot)
-        await pilot.press("2")  # B, another take (A is what the song plays: nothing to switch)
+        # Another take: a variant that is not what the song plays (that one has no tracks
+        # to switch to). The options are listed in the view's order, keys 1, 2, 3.
+        takes = app.studio.comparing.comparison.tracks
+        other = next(n for n, tracks in enumerate(takes) if tracks)
+        await pilot.press(str(other + 1))
         await pilot.press("escape")
         await pilot.pause()
         assert not app.studio.query(CompareView)

@@ -6,7 +6,8 @@ tracks, the last chorus, hook or drop has everyone (the earlier ones hold back
 one colour part the section before them lacked, so the last one grows), a
 break strips down from the section before it, and an outro takes tracks away
 from the busiest section. A drumless section that comes back with the same
-players gains one, where its rule allows.
+players gains one, where its rule allows. A verse carries a topline: the song's
+lead (else its arp) plays in every verse, lower and quieter than in the hook.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ _STAND_IN_GROUPS = ("harmony", "top", "low", "rhythm")
 HELD_BACK: tuple[TrackRole, ...] = ("pad", "arp", "texture", "keys", "percussion")
 #: Below this many roles every peak keeps the full band.
 MIN_ROLES_TO_HOLD_BACK = 4
+#: Who sings the verse's topline, the first the song has.
+TOPLINE: tuple[TrackRole, ...] = ("lead", "arp")
+#: Section kinds that carry a topline whatever the template lists.
+_TOPLINE_KINDS = frozenset({"verse"})
 #: Who joins a drumless section the second time round: a harmony bed, then the low end.
 JOINS_A_REPEAT: tuple[TrackRole, ...] = (
     "pad",
@@ -80,11 +85,21 @@ def plan_activation(
         elif kind == "outro" and active:
             most = max(1, max(len(a) for a in active) - 1)
         players = players[:most]
+        if kind in _TOPLINE_KINDS:
+            players = _with_topline(players, roles)
         first = next((a for k, a in zip(kinds, active, strict=False) if k == kind), None)
         if first is not None and "drums" not in players and set(players) == set(first):
             players = _joined(players, roles, most)
         active.append(sorted(players, key=track_order.__getitem__))
     return active
+
+
+def _with_topline(players: list[TrackRole], roles: Sequence[TrackRole]) -> list[TrackRole]:
+    """The players with the song's topline part, if it has one and it is not already in."""
+    topline = next((r for r in TOPLINE if r in roles), None)
+    if topline is None or topline in players:
+        return players
+    return [*players, topline]
 
 
 def _joined(players: list[TrackRole], roles: Sequence[TrackRole], most: int) -> list[TrackRole]:

@@ -14,6 +14,7 @@ groove's own hats split one level finer, a ghost snare leans into each backbeat
 and a kick pushes into the next bar, as a drummer plays a second verse or a
 last chorus a little harder. Nothing is drawn at random: what is added comes
 from the pattern already playing, so the family's groove stays recognisable.
+The pitched parts develop in a pass of their own (`parts.development`).
 """
 
 from __future__ import annotations

@@ -24,6 +24,8 @@ _PARTS: dict[str, SectionPart] = {
 
 #: Where in its window each part's line sits (0 bottom, 1 top): the hook sings above the verse.
 HEIGHT: dict[SectionPart, float] = {"hook": 0.8, "verse": 0.3, "bridge": 0.55, "sketch": 0.45}
+#: How loud each part's line plays against the hook: the verse line sits under the singer.
+LOUDNESS: dict[SectionPart, float] = {"hook": 1.0, "verse": 0.85, "bridge": 1.0, "sketch": 1.0}
 
 
 def section_part(kind: SectionKind) -> SectionPart:

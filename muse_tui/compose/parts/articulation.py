@@ -19,6 +19,7 @@ from collections.abc import Callable
 from muse_tui.contracts import ControlChange, PitchBend, Track
 from muse_tui.knowledge.articulations import Idiom, articulation_table
 from muse_tui.knowledge.instruments import instrument_table
+from muse_tui.theory import fold_into
 
 from ..humanize import Draft
 from .context import PartContext, PartDraft
@@ -263,12 +264,7 @@ def _into(pitch: int, pitch_range: tuple[int, int] | None) -> int:
     """The pitch moved by octaves into the range (unchanged without one)."""
     if pitch_range is None:
         return pitch
-    low, high = pitch_range
-    while pitch < low:
-        pitch += 12
-    while pitch > high and pitch - 12 >= low:
-        pitch -= 12
-    return pitch
+    return fold_into(pitch, *pitch_range)
 
 
 def _pattern_starts(pattern: str, start: float, end: float) -> list[float]:

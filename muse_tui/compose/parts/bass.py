@@ -56,10 +56,12 @@ def write_bass(ctx: PartContext, rng: random.Random, kick_source: Region | None)
         grids = pick_per_phrase(getattr(levels, ctx.density), ctx.bars, rng)
         hits = read_hits(grids, ctx.bar_steps, "R", ctx.fit_plan)
         events = [_Event(h.start, h.length, h.letter) for h in hits]
+    if rhythm.walks:
+        events = _walked(ctx, events)
     pitches = _pitches(ctx, events, rng)
     if rhythm.slides:
         pitches = _slid(ctx, pitches, rhythm.slides, rng)
-    pitches = _home(ctx, events, pitches)
+    pitches = _pedal(ctx, events) if rhythm.pedal else _home(ctx, events, pitches)
     notes = [
         Draft(pitch, _velocity(ctx, e), e.start, _duration(ctx, style, e), "bass")
         for e, pitch in zip(events, pitches, strict=True)
@@ -125,6 +127,25 @@ def _locked_events(
             letter = "8"  # the pickup leaps from the octave
         events.append(_Event(start, end - start, letter))
     return events
+
+
+def _walked(ctx: PartContext, events: list[_Event]) -> list[_Event]:
+    """A walking line through changes wherever they fall: the note on a change plays the
+    new chord's bass, the note a beat or less before it approaches it.
+
+    The grid walks a bar of one chord (root, chord tones, an approach on 4); a ii-V
+    with two chords a bar changes on beat 3, where the grid has a chord tone.
+    """
+    changes = {round(c.start, 6) for c in ctx.harmony.chords if 0 < c.start < ctx.length}
+    walked = list(events)
+    for index, event in enumerate(events):
+        if round(event.start, 6) not in changes:
+            continue
+        walked[index] = _Event(event.start, event.length, "R")
+        before = walked[index - 1] if index else None
+        if before is not None and before.letter != "R" and event.start - before.start <= 1.0:
+            walked[index - 1] = _Event(before.start, before.length, "a")
+    return walked
 
 
 def _ringing(ctx: PartContext, times: list[float]) -> list[float]:
@@ -229,6 +250,13 @@ def _home(ctx: PartContext, events: list[_Event], pitches: list[int]) -> list[in
     low, high = ctx.pitch_range
     home = nearest_pitch(pitches[-1], {tonic}, low, max(low + 11, high - 12))
     return [*pitches[:-1], home]
+
+
+def _pedal(ctx: PartContext, events: list[_Event]) -> list[int]:
+    """The key's tonic for every note, up an octave on the grid's 8s: a pedal under the chords."""
+    low, high = ctx.pitch_range
+    tonic = nearest_pitch(low + (high - low) * 0.3, {ctx.harmony.key.tonic_pc}, low, high - 12)
+    return [tonic + 12 if e.letter == "8" else tonic for e in events]
 
 
 def _velocity(ctx: PartContext, event: _Event) -> float:

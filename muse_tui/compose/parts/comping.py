@@ -11,13 +11,15 @@ from __future__ import annotations
 import random
 
 from muse_tui.contracts import ControlChange
+from muse_tui.theory.spacing import low_interval_faults
 
 from ..humanize import Draft
 from ..transitions import expression_fade
 from .context import PartContext, PartDraft
 from .grid import Hit, pick_per_phrase, read_hits
 from .harmony import nearest_pitch
-from .layers import holds_chords, layer_voicings, placements
+from .layers import holds_chords, layer, layer_voicings, placements
+from .voicing import low_limit
 
 _VELOCITY = {"X": 100, "x": 86, "o": 66, "P": 96, "p": 80}
 _RESTRIKE = 0.85  # velocity of a held chord struck again on a chord change
@@ -38,6 +40,11 @@ def write_comping(ctx: PartContext, rng: random.Random, rhythm: str | None = Non
     levels = ctx.meter_groove.comping if main else comp  # type: ignore[union-attr]
     grids = pick_per_phrase(getattr(levels, ctx.density), ctx.bars, rng)
     voicings = layer_voicings(ctx, placed, name if rhythm else None)
+    # a chord struck again and again moves its voicing bar by bar; an organ's, a pad's
+    # or strings' held chords stay put
+    moves = placement.layer not in ("held", "pad") and not holds_chords(ctx, ctx.track)
+    register = layer(ctx, placement.layer).pitch_range
+    since = _same_since(ctx, voicings)
     notes: list[Draft] = []
     arp_up_down = rng.random() < 0.5
     arp_count, arp_chord = 0, -1
@@ -48,12 +55,14 @@ def write_comping(ctx: PartContext, rng: random.Random, rhythm: str | None = Non
             voicing = voicings[index]
             if not voicing:
                 continue
+            if moves and comp.play in ("chord", "strum"):
+                voicing = _moved(ctx, voicing, start - since[index], register)
             if comp.play == "arp":
                 arp_count = 0 if index != arp_chord else arp_count + 1
                 arp_chord = index
                 pitch = _arp_note(voicing, arp_count, arp_up_down)
                 notes.append(Draft(pitch, velocity, start, length, ctx.track.role))
-            elif comp.play == "strum":
+            elif comp.play == "strum" and _strummed(ctx):
                 notes += _strum(ctx, voicing, velocity, start, length)
             else:
                 notes += _chord(ctx, voicing, velocity, start, length)
@@ -158,6 +167,42 @@ def _strum(
         )
         for k, pitch in enumerate(order)
     ]
+
+
+def _same_since(ctx: PartContext, voicings: list[tuple[int, ...]]) -> list[float]:
+    """For each chord, where the run of chords voiced just like it began (i - i is one run)."""
+    chords = ctx.harmony.chords
+    since = [chords[0].start] if chords else []
+    for index in range(1, len(chords)):
+        same = voicings[index] == voicings[index - 1]
+        since.append(since[-1] if same else chords[index].start)
+    return since
+
+
+def _moved(
+    ctx: PartContext, voicing: tuple[int, ...], into_chord: float, register: tuple[int, int]
+) -> tuple[int, ...]:
+    """The voicing for a hit `into_chord` beats after its chord began: as voiced in the
+    chord's first bar and every other bar after, inverted in the bars between.
+
+    A keyboard player restriking one chord for bars moves the top voice, not the
+    same grip over and over: the odd bars take the next inversion down (the top
+    note an octave lower), or up where down would leave the register or turn muddy.
+    """
+    if len(voicing) < 2 or int(into_chord / ctx.beats_per_bar + 1e-6) % 2 == 0:
+        return voicing
+    low, high = register
+    down = tuple(sorted((voicing[-1] - 12, *voicing[:-1])))
+    if down[0] >= low and down[0] != down[1] and not low_interval_faults(down, low_limit()):
+        return down
+    up = tuple(sorted((*voicing[1:], voicing[0] + 12)))
+    return up if up[-1] <= high + 5 and up[-1] != up[-2] else voicing
+
+
+def _strummed(ctx: PartContext) -> bool:
+    """Whether the track's instrument strums (a guitar, a banjo), not strikes, its chords."""
+    program = ctx.track.program
+    return program is None or any(lo <= program <= hi for lo, hi in ctx.table.strum_programs)
 
 
 def _arp_note(voicing: tuple[int, ...], count: int, up_down: bool) -> int:

@@ -18,9 +18,11 @@ from dataclasses import dataclass
 
 from muse_tui.contracts import Track
 from muse_tui.knowledge.rhythm import CompingRhythm, HarmonyLayer
+from muse_tui.theory.spacing import clear_low_intervals
 
 from .context import PartContext
 from .harmony import SoundingChord
+from .voicing import colours, layer_chord, low_limit, power_chord, triad, voice_led
 
 HARMONY_ROLES = frozenset({"chords", "keys", "pad", "arp"})
 #: The order layers choose their notes in: the comping keeps the progression's own voicing.
@@ -33,8 +35,6 @@ MIN_SPAN = 18
 PAD_ROOM = 12
 #: Below this (E3) held chords muddy the bass: a pad goes above the lead instead.
 MUD_FLOOR = 52
-#: Intervals above the root that colour a chord (thirds, sevenths, ninth): a layer keeps one.
-_COLOUR = frozenset({2, 3, 4, 10, 11})
 
 
 @dataclass(frozen=True)
@@ -108,12 +108,15 @@ def layer_voicings(
         placed[ctx.track.role] = own = Placement(own.layer, rhythm, own.crowded)
     ordered = sorted(placed.items(), key=lambda item: VOICING_ORDER.index(item[1].layer))
     taken: list[set[int]] = [set() for _ in ctx.harmony.chords]
+    sets: list[list[frozenset[int]]] = [[] for _ in ctx.harmony.chords]
     for role, placement in ordered:
-        voicings = _voice(ctx, placement, taken, len(placed))
+        voicings = _voice(ctx, placement, taken, len(placed), sets)
         if role == ctx.track.role:
             return voicings
-        for chord_taken, voicing in zip(taken, voicings, strict=True):
+        for chord_taken, chord_sets, voicing in zip(taken, sets, voicings, strict=True):
             chord_taken.update(voicing)
+            if placement.layer != "arp":  # one note at a time never stacks a chord
+                chord_sets.append(frozenset(p % 12 for p in voicing))
     raise AssertionError("the track is always among its own placements")  # pragma: no cover
 
 
@@ -159,8 +162,14 @@ def _rhythm(ctx: PartContext, name: str) -> CompingRhythm:
 
 
 def _voice(
-    ctx: PartContext, placement: Placement, taken: list[set[int]], band: int
+    ctx: PartContext,
+    placement: Placement,
+    taken: list[set[int]],
+    band: int,
+    sets: list[list[frozenset[int]]],
 ) -> list[tuple[int, ...]]:
+    """The layer's voicing of every chord: clear of the `taken` pitches and, where it can,
+    of the pitch-class `sets` the layers before it play on the same chord."""
     where = layer(ctx, placement.layer)
     low, high = where.pitch_range
     window = _lead_window(ctx) if placement.layer in (*UNDER_THE_LEAD, "pad") else None
@@ -174,7 +183,7 @@ def _voice(
     play = _rhythm(ctx, placement.rhythm).play
     if play == "power":
         return [
-            _power(chord, low, high, busy)
+            power_chord(chord, low, high, busy)
             for chord, busy in zip(ctx.harmony.chords, taken, strict=True)
         ]
     if placement.layer == "comp":
@@ -183,115 +192,27 @@ def _voice(
     target = low + (high - low) * (0.6 if upper else 0.45)
     tonic = ctx.harmony.key.tonic_pc
     voicings: list[tuple[int, ...]] = []
-    for chord, busy in zip(ctx.harmony.chords, taken, strict=True):
+    scale = ctx.harmony.scale
+    for chord, busy, apart in zip(ctx.harmony.chords, taken, sets, strict=True):
         previous = next((v for v in reversed(voicings) if v), None)
         centre = target if previous is None else (sum(previous) / len(previous) + target) / 2
         home = chord.root_pc == tonic
         # alone, the bed holds the whole tonic triad even where it would play two notes
-        notes = max(count, len(_triad(chord))) if home and band == 1 else count
-        voicing = _closest(chord, busy, low, high, notes, centre, previous, upper, home)
+        notes = max(count, len(triad(chord))) if home and band == 1 else count
+        voicing = layer_chord(
+            chord,
+            busy,
+            (low, high),
+            notes,
+            centre,
+            previous,
+            upper,
+            home,
+            apart,
+            colours(chord, scale),
+        )
         voicings.append(voicing)
     return voicings
-
-
-def _closest(
-    chord: SoundingChord,
-    busy: set[int],
-    low: int,
-    high: int,
-    count: int,
-    centre: float,
-    previous: tuple[int, ...] | None,
-    upper: bool,
-    home: bool = False,
-) -> tuple[int, ...]:
-    """`count` neighbouring chord tones within low..high, none of them `busy`, near `centre`.
-
-    The chord's pitch classes come from S2's voicing (its colour: rootless, shell…);
-    a voicing keeps a third or seventh, and the upper layers leave the root to the others,
-    except on the `home` (tonic) chord: a pad of colour tones alone (Am9 as C–E–G–B)
-    sounds like the relative major, so there the bed holds the plain triad, root and
-    third first, and leaves the colour to the comping.
-    """
-    classes = {p % 12 for p in chord.voicing} or set(chord.tones)
-    if home:
-        classes = _triad(chord) or classes
-    pool: list[int] = []
-    # the layers before took S2's tones here: any chord tone will do, then an octave further
-    for extra, wider in ((set(), 0), (chord.tones, 0), (chord.tones, 12)):
-        allowed = classes | extra
-        pool = [
-            p
-            for p in range(max(low - wider, 0), min(high + wider, 127) + 1)
-            if p % 12 in allowed and p not in busy
-        ]
-        if len(pool) >= count:
-            break
-    if not pool:
-        return ()
-    count = min(count, len(pool))
-    best: tuple[float, tuple[int, ...]] | None = None
-    for first in range(len(pool) - count + 1):
-        notes = tuple(pool[first : first + count])
-        cost = abs(sum(notes) / count - centre)
-        cost += max(0, notes[-1] - notes[0] - 12)  # a hand spans about an octave
-        cost += 3 * (count - len({p % 12 for p in notes}))  # a doubled class wastes a finger
-        if not any((p - chord.root_pc) % 12 in _COLOUR for p in notes):
-            cost += 6
-        if home:
-            cost += _home_cost(chord, notes)
-        elif upper and notes[0] % 12 == chord.root_pc:
-            cost += 2
-        if previous is not None and len(previous) == count:
-            cost += 0.5 * sum(abs(a - b) for a, b in zip(previous, notes, strict=True))
-        if best is None or cost < best[0]:
-            best = (cost, notes)
-    assert best is not None
-    return best[1]
-
-
-def _home_cost(chord: SoundingChord, notes: tuple[int, ...]) -> float:
-    """What a tonic voicing loses without its root or third (a lot) or its fifth (some).
-
-    The third names the mode and the root the tonic; without them a key-finder,
-    and an ear, drift to the key a fourth up (its fifth is our tonic) or the relative.
-    """
-    held = {p % 12 for p in notes}
-    return sum(
-        weight
-        for interval, weight in ((0, 6.0), (_third(chord), 6.0), (7, 2.0))
-        if interval is not None
-        and (chord.root_pc + interval) % 12 in chord.tones
-        and (chord.root_pc + interval) % 12 not in held
-    )
-
-
-def _triad(chord: SoundingChord) -> set[int]:
-    """Root, third and fifth of the chord, as far as it holds them (pitch classes)."""
-    third = _third(chord)
-    intervals = (0, 7) if third is None else (0, third, 7)
-    return {(chord.root_pc + i) % 12 for i in intervals} & chord.tones
-
-
-def _third(chord: SoundingChord) -> int | None:
-    """The chord's third as an interval above its root (3 or 4), or None (a power chord, sus)."""
-    return next((i for i in (3, 4) if (chord.root_pc + i) % 12 in chord.tones), None)
-
-
-def _power(chord: SoundingChord, low: int, high: int, busy: set[int]) -> tuple[int, ...]:
-    """Root, fifth and octave from the lowest free root of the register.
-
-    Under a lead the register may be narrower than some roots' octave: then the
-    shape drops below it (a guitarist plays A on the A string, under the comping
-    register) rather than leaving a silent bar on that chord.
-    """
-    inside = [r for r in range(low, high - 11) if r % 12 == chord.root_pc]
-    under = [r for r in range(high - 12, low - 13, -1) if r % 12 == chord.root_pc]
-    for root in inside + under:
-        notes = tuple(p for p in (root, root + 7, root + 12) if p not in busy)
-        if len(notes) >= 2:
-            return notes
-    return ()
 
 
 def _progression_voicings(
@@ -307,13 +228,30 @@ def _progression_voicings(
     for chord, voicing in zip(ctx.harmony.chords, led, strict=True):
         keep: set[int] = set()
         if chord.root_pc == tonic:
-            keep = _triad(chord)
+            keep = triad(chord)
             voicing = _root_position(voicing, chord.root_pc, low, high)
         notes = _trimmed(_single_colour(voicing, chord), count, keep)
-        if not crowded and ctx.density == "busy" and len(notes) > 1:
-            notes = _octave_doubled(notes, _triad(chord), low, high)
-        sized.append(tuple(notes))
+        if crowded:
+            notes = _fifth_left_out(notes, chord)
+        elif ctx.density == "busy" and len(notes) > 1:
+            notes = _octave_doubled(notes, triad(chord), low, high)
+        sized.append(clear_low_intervals(notes, high + 12, low_limit()))
     return sized
+
+
+def _fifth_left_out(notes: list[int], chord: SoundingChord) -> list[int]:
+    """The comping's notes without the chord's 5th, when a third and another tone remain.
+
+    Beside a pad, an organ or strings the piano leaves the 5th to them (the first
+    tone a player drops): the other layer then holds a chord tone of its own, so the
+    two split the chord without either adding colour the harmony never had.
+    """
+    fifth = (chord.root_pc + 7) % 12
+    third = next((t for t in (3, 4) if (chord.root_pc + t) % 12 in chord.tones), None)
+    kept = [p for p in notes if p % 12 != fifth]
+    if third is None or len({p % 12 for p in kept}) < 2:
+        return notes
+    return kept
 
 
 def _octave_doubled(notes: list[int], triad: set[int], low: int, high: int) -> list[int]:
@@ -380,56 +318,3 @@ def _trimmed(voicing: tuple[int, ...], count: int, keep: set[int]) -> list[int]:
         spare = [i for i, pc in enumerate(classes) if pc not in keep]
         del notes[(doubled or spare or [0])[0]]
     return notes
-
-
-def voice_led(voicings: list[tuple[int, ...]], low: int, high: int) -> list[tuple[int, ...]]:
-    """Every chord's voicing in low..high, moving as little as it can from the one before."""
-    centre = (low + high) / 2
-    every = [p for v in voicings for p in v]
-    shift = 12 * round((centre - sum(every) / len(every)) / 12) if every else 0
-    placed: list[tuple[int, ...]] = []
-    for voicing in voicings:
-        base = _fold([p + shift for p in voicing], low, high)
-        if not placed:
-            placed.append(base)
-            continue
-        before = placed[-1]
-        candidates = _candidates(base, low, high)
-        placed.append(min(candidates, key=lambda cc: (_motion(before, cc[0]) + cc[1], cc[0]))[0])
-    return placed
-
-
-def _candidates(base: tuple[int, ...], low: int, high: int) -> list[tuple[tuple[int, ...], int]]:
-    """The voicing by octaves and its inversions, with a cost for leaving S2's shape."""
-    found = []
-    for rotation in range(-2, 3):
-        notes = list(base)
-        for _ in range(abs(rotation)):
-            if rotation > 0:
-                notes = sorted([*notes[1:], notes[0] + 12])
-            else:
-                notes = sorted([notes[-1] - 12, *notes[:-1]])
-        for octave in (-12, 0, 12):
-            moved = tuple(n + octave for n in notes)
-            if moved and moved[0] >= low and moved[-1] <= high:
-                found.append((moved, 2 * abs(rotation) + (3 if octave else 0)))
-    return found or [(base, 0)]
-
-
-def _fold(notes: list[int], low: int, high: int) -> tuple[int, ...]:
-    folded = set()
-    for note in notes:
-        while note < low:
-            note += 12
-        while note > high:
-            note -= 12
-        folded.add(note)
-    return tuple(sorted(folded))
-
-
-def _motion(a: tuple[int, ...], b: tuple[int, ...]) -> float:
-    if not a or not b:
-        return 0.0
-    if len(a) == len(b):
-        return sum(abs(x - y) for x, y in zip(a, b, strict=True))
-    return abs(sum(a) / len(a) - sum(b) / len(b)) * len(b) + abs(a[-1] - b[-1])

@@ -17,10 +17,12 @@ import random
 from dataclasses import dataclass, field
 
 from muse_tui.knowledge.melody import BarMove, LeadStyle, melody_table
+from muse_tui.theory import fold_into
 
 from ..humanize import Draft
 from ..melody.motif import Motif, cell_rhythm, make_motif
-from ..melody.plan import HEIGHT, SectionPart, form_names, phrase_bars, section_part
+from ..melody.plan import HEIGHT, LOUDNESS, SectionPart, form_names, phrase_bars, section_part
+from .climax import place_climax
 from .context import PartContext, PartDraft
 from .harmony import nearest_pitch
 
@@ -55,7 +57,8 @@ def write_lead(ctx: PartContext, rng: random.Random) -> PartDraft:
             line.play(move, (index * 4 + offset) * ctx.beats_per_bar, final=final)
     if idea.style.pickups:
         line.add_pickups([i * 4 * ctx.beats_per_bar for i in range(1, len(phrases))])
-    return PartDraft(notes=line.finished(), feel=ctx.feel.scaled(timing=1.2))
+    notes = place_climax(line.finished(), ctx, line.low, line.high)
+    return PartDraft(notes=notes, feel=ctx.feel.scaled(timing=1.2))
 
 
 def lead_style(ctx: PartContext) -> LeadStyle:
@@ -188,7 +191,7 @@ class _Line:
             if steps:
                 pitch = harmony.step(pitch, steps)
                 if not self.low <= pitch <= self.high:
-                    pitch = _into(harmony.step(source.pitch, -steps), self.low, self.high)
+                    pitch = fold_into(harmony.step(source.pitch, -steps), self.low, self.high)
             keep = literal and self._fits(pitch, when)
             if not keep:
                 pitch = self._on_chord(pitch, when, source.duration)
@@ -218,7 +221,7 @@ class _Line:
             pitch = goal  # the landing note as chosen: a chord tone the scale may not hold
             if number < count - 1:  # (a harmonic-minor V's leading tone), so never stepped
                 pitch = self.ctx.harmony.step(goal, direction * (count - 1 - number))
-                pitch = self._on_chord(_into(pitch, self.low, self.high), when, length)
+                pitch = self._on_chord(fold_into(pitch, self.low, self.high), when, length)
             self.notes.append(Draft(pitch, self._velocity(when, pitch), when, length, "lead"))
 
     # ── pitches ──────────────────────────────────────────────────────────────────────────
@@ -238,7 +241,7 @@ class _Line:
     def _note(self, anchor: int, steps: int, when: float, length: float) -> Draft:
         """A motif note: its scale step from the anchor, a chord tone if it is strong."""
         harmony = self.ctx.harmony
-        pitch = _into(harmony.step(anchor, steps), self.low, self.high)
+        pitch = fold_into(harmony.step(anchor, steps), self.low, self.high)
         if _strong(when, length):
             pitch = self._on_chord(pitch, when, length)
         else:
@@ -316,7 +319,8 @@ class _Line:
     def _velocity(self, when: float, pitch: int) -> float:
         accent = 1.08 if abs(when % self.bar) < 1e-6 else 1.0
         lift = 1 + 0.06 * (pitch - self.low) / max(1, self.high - self.low)  # peaks sing out
-        return self.rng.uniform(88, 100) * self.ctx.loud * accent * lift
+        part = LOUDNESS[self.idea.part]
+        return self.rng.uniform(88, 100) * self.ctx.loud * accent * lift * part
 
     # ── finishing ────────────────────────────────────────────────────────────────────────
 
@@ -327,7 +331,7 @@ class _Line:
             if target is None or any(start - 1 < n.start < start for n in self.notes):
                 continue
             for lead_in, steps in ((1.0, -2), (0.5, -1)):
-                pitch = _into(self.ctx.harmony.step(target.pitch, steps), self.low, self.high)
+                pitch = fold_into(self.ctx.harmony.step(target.pitch, steps), self.low, self.high)
                 when = start - lead_in
                 self.notes.append(
                     Draft(pitch, self._velocity(when, pitch) * 0.9, when, 0.5, "lead")
@@ -384,12 +388,3 @@ def _strong(when: float, length: float) -> bool:
 
 def _moved(note: Draft, shift: float) -> Draft:
     return Draft(note.pitch, note.velocity, note.start + shift, note.duration, note.voice)
-
-
-def _into(pitch: int, low: int, high: int) -> int:
-    """`pitch` folded by octaves into low..high."""
-    while pitch < low:
-        pitch += 12
-    while pitch > high:
-        pitch -= 12
-    return pitch

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from muse_tui.contracts import (
     HumanizationConfig,
@@ -25,6 +26,7 @@ from .articulation import articulate
 from .bass import write_bass
 from .comping import write_comping, write_pad, write_texture
 from .context import PartContext, PartDraft
+from .development import develop_part
 from .drums import write_drums
 from .lead import write_lead
 from .percussion import write_percussion
@@ -63,7 +65,7 @@ def write_part(
     """
     region_id = new_id(rng)
     ctx = PartContext(track, song, intent, section, rhythm_table(), band)
-    draft = articulate(ctx, WRITERS[track.role](ctx, rng, kick_source))  # as its player plays
+    draft = WRITERS[track.role](ctx, rng, kick_source)
     kit = ctx.look.kit
     drafts = shape_ending(
         ctx.section.transition, draft.notes, ctx.length, ctx.beats_per_bar, kit=kit
@@ -71,6 +73,12 @@ def write_part(
     repeat = section_repeat(song, section)
     if track.role == "drums":
         drafts = develop_groove(drafts, repeat, ctx.bars, ctx.beats_per_bar)
+    else:
+        drafts = develop_part(drafts, ctx, repeat)
+    # As its player plays it, last, so what a repeat adds is played the same way
+    # (a palm-muted repeat's octave stays low and short).
+    draft = articulate(ctx, replace(draft, notes=drafts))
+    drafts = draft.notes
     if repeat.drops_out(track.role):
         drafts = drop_out(drafts, repeat.dropout_bar, ctx.beats_per_bar)
     if entry := build_entry_bar(section, track.role):

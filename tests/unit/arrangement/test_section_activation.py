@@ -50,7 +50,17 @@ def test_verses_sit_between_the_intro_and_the_chorus() -> None:
     song = arrange("pop_rnb", FOUR_TRACKS, rng=random.Random(1))
     intro, verse = song.sections[0], song.sections[1]
     chorus = next(s for s in song.sections if s.kind == "chorus")
-    assert len(intro.active_roles) < len(verse.active_roles) < len(chorus.active_roles)
+    assert len(intro.active_roles) < len(verse.active_roles) <= len(chorus.active_roles)
+    assert set(verse.active_roles) <= set(chorus.active_roles)
+
+
+@pytest.mark.parametrize("template", ["pop_rnb", "rock", "trap", "country"])
+def test_every_verse_carries_the_topline(template: str) -> None:
+    for band in (FOUR_TRACKS, ["drums", "bass", "pad", "arp"], BIG_BAND):
+        song = arrange(template, band, rng=random.Random(2))
+        verses = [s for s in song.sections if s.kind == "verse"]
+        topline = "lead" if "lead" in band else "arp"
+        assert verses and all(topline in s.active_roles for s in verses), template
 
 
 def test_a_form_without_choruses_still_lets_everyone_play_once() -> None:
