@@ -32,6 +32,8 @@ _NO_FILL = frozenset({"cut", "fade"})
 #: From this harmonic dial an approach note is chromatic; below it, a scale step.
 _CHROMATIC_DIAL = 0.3
 _EIGHTH = 0.5
+#: A pad keeps two or three notes, leaving the middle to the keys.
+_PAD_MOST = 3
 #: How long a strummed chord takes to sound all its strings, in beats.
 _STRUM = 0.2
 _GAP = 0.05
@@ -52,9 +54,11 @@ class Phrase:
         self.ending = max(0, ctx.bars - ENDING_BARS) * self.bar
         self.end = ctx.length
         self.low, self.high = ctx.pitch_range
-        self.kick_locked = ctx.track.role in ("bass", "sub_bass") and bool(
-            ctx.table.bass[bass_style_for(ctx)].kick_locked  # type: ignore[index]
-        )
+        bass = ctx.track.role in ("bass", "sub_bass")
+        style = ctx.table.bass[bass_style_for(ctx)] if bass else None  # type: ignore[index]
+        self.kick_locked = bool(style and style.kick_locked)
+        #: A pedal bass (one-note techno) stays on its note: only its octaves develop.
+        self.pedal = bool(style and style.pedal)
 
     def inside(self, note: Draft) -> bool:
         return self.begin - _NEAR <= note.start < self.end - _NEAR
@@ -74,7 +78,9 @@ class Phrase:
 
     def approach(self, notes: Notes) -> Notes:
         """Into every other chord change (counted back from the phrase's end), a step under or
-        over the next chord's bass, on the last weak note before it."""
+        over the next chord's bass, on the last weak note before it (none under a pedal)."""
+        if self.pedal:
+            return notes
         changes = [c.start for c in self.harmony.chords if self.begin < c.start <= self.end]
         if not self.ctx.leads_on:
             changes = [t for t in changes if t < self.end - _NEAR]
@@ -118,8 +124,9 @@ class Phrase:
         return notes
 
     def fill(self, notes: Notes) -> Notes:
-        """The section's last two beats walk up the scale in 8ths to the next section's root."""
-        if self.ctx.section.transition in _NO_FILL or not self.ctx.leads_on:
+        """The section's last two beats walk up the scale in 8ths to the next section's root
+        (a pedal does not walk)."""
+        if self.ctx.section.transition in _NO_FILL or not self.ctx.leads_on or self.pedal:
             return notes
         start = self.end - min(2.0, self.bar / 2)
         tail = [n for n in notes if n.start >= start - _NEAR]
@@ -155,7 +162,11 @@ class Phrase:
     # ── comping and pads ─────────────────────────────────────────────────────────────────
 
     def anticipate(self, notes: Notes) -> Notes:
-        """The chord on every other bar line of the phrase struck an 8th early."""
+        """The chord on every other bar line of the phrase struck an 8th early: in 4/4 and cut
+        time only, where the push leans on a regular pulse; in a waltz, a compound or an odd
+        meter it would blur the groups the listener counts the bar by."""
+        if self.ctx.meter_groove is not None:
+            return notes
         for bar in range(max(1, self.first_bar + 1), self.ctx.bars, 2):
             line = bar * self.bar
             chord = [n for n in notes if line - _NEAR <= n.start < line + _STRUM]  # a strum too
@@ -171,26 +182,40 @@ class Phrase:
         return notes
 
     def inversion(self, notes: Notes) -> Notes:
-        """Each chord of the phrase in its next inversion: its lowest note up above its top (or,
-        where the register has no room, its top note down under its lowest)."""
+        """Each chord of the phrase with its upper voices in their next inversion over the same
+        lowest note: the hand above moves up, the root the chord stands on stays (a keys part
+        whose tonic lost its root was heard in another key). Where the register has no room
+        up, the top voice drops under the others instead, still above the lowest note. A power
+        chord has no inversion: its whole shape moves up an octave where there is room."""
         for chord in self._chords(notes):
-            lowest = min(chord, key=lambda n: n.pitch)
-            top = max(chord, key=lambda n: n.pitch)
+            chord.sort(key=lambda n: n.pitch)
+            bottom, upper = chord[0], chord[1:]
+            if _is_power_chord(chord):
+                if chord[-1].pitch + 12 <= self.high:
+                    for note in chord:
+                        note.pitch += 12
+                continue
+            lowest, top = upper[0], upper[-1]
             octaves = 12 * ((top.pitch - lowest.pitch) // 12 + 1)
             if lowest.pitch + octaves <= self.high:
                 lowest.pitch += octaves
-            elif top.pitch - octaves >= self.low:
+            elif len(upper) >= 2 and top.pitch - octaves > bottom.pitch:
                 top.pitch -= octaves
         return notes
 
     def double_top(self, notes: Notes) -> Notes:
         """Each chord of the phrase fuller: its top note doubled an octave up (or its lowest an
-        octave down where the top has no room)."""
+        octave down where the top has no room). A pad already holding its most notes opens
+        instead: its top voice lifts an octave, so it stays thin beside the keys."""
         added: Notes = []
+        most = _PAD_MOST if self.ctx.track.role == "pad" else None
         for chord in self._chords(notes):
             top = max(chord, key=lambda n: n.pitch)
             bottom = min(chord, key=lambda n: n.pitch)
-            if top.pitch + 12 <= self.high:
+            if most is not None and len(chord) >= most:
+                if top.pitch + 12 <= self.high:
+                    top.pitch += 12
+            elif top.pitch + 12 <= self.high:
                 added.append(replace(top, pitch=top.pitch + 12, velocity=top.velocity * 0.85))
             elif bottom.pitch - 12 >= self.low:
                 added.append(
@@ -332,6 +357,11 @@ DEVICES: dict[Device, Callable[[Phrase, Notes], Notes]] = {
     "invert": Phrase.invert,
     "passing": Phrase.passing,
 }
+
+
+def _is_power_chord(chord: Notes) -> bool:
+    """Only roots and fifths (a rock guitar's shape): no third to invert."""
+    return all((n.pitch - chord[0].pitch) % 12 in (0, 7) for n in chord)
 
 
 def _leap(pitch: int, low: int, high: int) -> int:

@@ -214,4 +214,4 @@ def test_a_strummed_chord_is_inverted_as_one_chord() -> None:
 
     inverted = sorted(n.pitch for n in phrase.inversion(strum))
 
-    assert inverted in ([55, 60, 63, 72], [39, 48, 55, 60])  # lowest up above the top, or top down
+    assert inverted == [48, 60, 63, 67]  # the upper strings' lowest up above the top, C kept under
