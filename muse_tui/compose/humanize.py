@@ -176,8 +176,7 @@ def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: i
     note_fields = _NOTE_FIELDS
     notes: list[Note] = []
     add = notes.append
-    struck: tuple[str, int] | None = None
-    wobble = 0.0
+    hands: dict[tuple[str, int], float] = {}
     for draft in drafts:
         start = draft.start
         end = start + draft.duration
@@ -191,10 +190,12 @@ def humanize(drafts: Iterable[Draft], feel: Feel, rng: random.Random, channel: i
                 accent = accents[step % bar]
             if sigma > 0:
                 # the notes of one chord (one voice, one 16th: a block or a strum) are struck
-                # by one hand: they move together, or a chord falls apart into fragments
+                # by one hand: they move together, or a chord falls apart into fragments; a
+                # note a repeat added later (a doubled top) joins its chord's hand
                 hand = (draft.voice, int(steps + 1e-6))
-                if hand != struck:
-                    struck, wobble = hand, gauss(0, sigma)
+                wobble = hands.get(hand)
+                if wobble is None:
+                    wobble = hands[hand] = gauss(0, sigma)
                 shift += high if wobble > high else low if wobble < low else wobble
             start = swung(start) + shift
             end = swung(end) + shift
