@@ -102,7 +102,7 @@ async def write_parts(song: SongState, ctx: StageContext, plan: PartsPlan) -> li
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
     failures = [
-        f"{task.role}: {result}"
+        f"{task.role}: {str(result) or type(result).__name__}"  # a bare assert says its kind
         for task, result in zip(plan.tasks, results, strict=True)
         if isinstance(result, BaseException)
     ]

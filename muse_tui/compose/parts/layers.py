@@ -209,7 +209,7 @@ def _voice(
             upper,
             home,
             apart,
-            colours(chord, scale),
+            colours(chord, scale, home),
         )
         voicings.append(voicing)
     return voicings

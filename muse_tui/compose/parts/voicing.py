@@ -33,11 +33,18 @@ def low_limit() -> LowLimit:
     return LowLimit(limits.second_floor, limits.third_floor)
 
 
-def colours(chord: SoundingChord, scale: Collection[int]) -> set[int]:
+#: The 13th (6th) above the tonic is the relative minor's root: held over I it names vi.
+RELATIVE = 9
+
+
+def colours(chord: SoundingChord, scale: Collection[int], home: bool = False) -> set[int]:
     """Tensions of the key the chord takes (voicings.json's `layerSplit`): in the scale, not a
-    chord tone, and not a semitone above one (a minor 9th against a chord tone: C's F, Em's F)."""
+    chord tone, and not a semitone above one (a minor 9th against a chord tone: C's F, Em's F).
+    The `home` (tonic) chord takes no 6th: held over I it is heard as vi's root."""
     found = set()
     for interval in voicing_table().layer_split.tensions:
+        if home and interval == RELATIVE:
+            continue
         pc = (chord.root_pc + interval) % 12
         if pc in scale and pc not in chord.tones and (pc - 1) % 12 not in chord.tones:
             found.add(pc)
@@ -71,26 +78,30 @@ def layer_chord(
     if home:
         classes = triad(chord) or classes
     pool: list[int] = []
-    # the layers before took S2's tones here: any chord tone will do, then an octave higher
-    for extra, wider in ((set(), 0), (set(chord.tones), 0), (set(chord.tones), 12)):
+    # the layers before took S2's tones here: any chord tone will do, then an octave higher;
+    # the tonic's triad is first looked for an octave higher before its 7th is taken
+    tones = set(chord.tones)
+    passes = ((set(), 0), (tones, 0), (tones, 12))
+    if home:
+        passes = ((set(), 0), (set(), 12), (tones, 0), (tones, 12))
+    hands: list[tuple[int, ...]] = []
+    for extra, wider in passes:
         allowed = classes | extra | (set(tensions) if apart else set())
         pool = [
             p
             for p in range(max(low, 0), min(high + wider, 127) + 1)
             if p % 12 in allowed and p not in busy
         ]
-        if len({p % 12 for p in pool}) >= count:
-            break
-    if not pool:
+        hands = _hands(pool, min(count, len(pool)))
+        if len({p % 12 for p in pool}) >= count and hands:
+            break  # enough classes, and one hand reaches `count` of them
+    if not pool or not hands:
         return ()
-    count = min(count, len(pool))
-    best: tuple[float, tuple[int, ...]] | None = None
     limit = low_limit()
-    for notes in _hands(pool, count):
-        cost = _cost(chord, notes, centre, previous, upper, home, apart, tensions, limit)
-        if best is None or (cost, notes) < best:
-            best = (cost, notes)
-    assert best is not None
+    best = min(
+        (_cost(chord, notes, centre, previous, upper, home, apart, tensions, limit), notes)
+        for notes in hands
+    )
     return clear_low_intervals(best[1], high + 12, limit)
 
 
