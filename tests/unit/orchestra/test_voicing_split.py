@@ -83,14 +83,20 @@ def test_an_accordion_plays_a_strum_rhythm_as_block_chords() -> None:
 
 
 def _longest_run(heard: Heard, part: Part) -> float:
-    """Beats over which the part strikes one identical voicing again and again."""
+    """Beats over which the part strikes one identical voicing again and again; a bar or more
+    of rest ends a run (a part coming back after it is not restriking)."""
     struck: dict[int, set[int]] = defaultdict(set)
     for note in part.notes:
         struck[note.step].add(note.pitch)
     chords = [(step / 4, frozenset(p)) for step, p in sorted(struck.items()) if len(p) >= 2]
+    bar = heard.song.beats_per_bar
     longest, first = 0.0, 0
     for index in range(1, len(chords) + 1):
-        if index == len(chords) or chords[index][1] != chords[first][1]:
+        if (
+            index == len(chords)
+            or chords[index][1] != chords[first][1]
+            or chords[index][0] - chords[index - 1][0] >= bar
+        ):
             longest = max(longest, chords[index - 1][0] - chords[first][0])
             first = index
     return longest
