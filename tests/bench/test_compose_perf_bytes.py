@@ -89,9 +89,9 @@ def _key(prompt: str, seed: int, bars: int) -> str:
 PINNED: dict[str, dict[str, str]] = {
     "drill, 140, key of F#m | seed 1 | 64 bars": {
         "manifest.json": "53df3a5d103d2a1eff18221c5d14eaeded3fa017",
-        "midi/chords.mid": "cdb3d85326d95388327b370c7443b392a9a87fac",
+        "midi/chords.mid": "f4fbeb096a19827919a7246976d4f0304a0b6659",
         "midi/drums.mid": "ab71c86b11bee2baf6f12972abc9a8d8c76c210b",
-        "midi/full-arrangement.mid": "9e49a0057dc83220c591b68af0e8c48e1988c666",
+        "midi/full-arrangement.mid": "c6c8fac71dd6b0407aaa55a2843bc071d93f0bc7",
         "midi/lead.mid": "ffb2f74d47ca16dc35272fe34844da45de919a59",
         "midi/sub_bass.mid": "094b0ce14944b7a2b8702ad5ac62b6183d7dbe47",
         "notes/arrangement-map.md": "83603f216b3e5ff2cd1157889daeb3802e18c345",
@@ -99,8 +99,8 @@ PINNED: dict[str, dict[str, str]] = {
         "notes/preset-assignments.md": "58f506f5e14c8c971d77f64ca693936fab21394c",
         "notes/producer-notes.md": "ca10093288cfc2256bab944e526e636ebfdf98b5",
         "progression/main.progression": "f1985069be1bd60a0455b5c03cdbde9e196cb5c4",
-        "state/pipeline-state.json": "e9b88e12793ae322c7e7e212eeeb90a1ebac9daf",
-        "state/song-state.json": "cc4730e714bbe3ef0faa198eb9b5904b81211415",
+        "state/pipeline-state.json": "df9f685a6f1dfa7af4a250536b88623446c7bbd6",
+        "state/song-state.json": "c87d73011b2e23295eaf2c1d6d754b92ce6c74f6",
     },
     "lofi hip hop with rhodes and vinyl crackle | seed 2 | 32 bars": {
         "manifest.json": "f8e67b85dc3564199671b5d56a3cd86fbce90509",
