@@ -94,13 +94,17 @@ def decompose(
     key, tonic_inferred, mode_inferred = choose_key(reading, dna, reading.moods, lexicon)
     roles, requests, roles_inferred = track_roles(reading, dna, lexicon)
     loop = any(lexicon.structure_hints[rule].loop for _, rule in reading.structure)
+    meters = read_meter(prompt, meter_table(root))
+    song_meter = Meter.parse(meter) if meter else meters.meter
     duration, duration_inferred, length_note = song_length(
-        reading, tempo.analysis.bpm, loop, lexicon
+        reading,
+        tempo.analysis.bpm,
+        loop,
+        lexicon,
+        beats_per_bar=song_meter.beats_per_bar if song_meter else 4.0,
     )
     influences, unknown_notes = _influences(reading, artists, dna, primary)
 
-    meters = read_meter(prompt, meter_table(root))
-    song_meter = Meter.parse(meter) if meter else meters.meter
     ambiguities = [*tempo.ambiguities, *_key_ambiguity(reading), *unknown_notes]
     if meter is None and (clash := meters.ambiguity()) is not None:
         ambiguities.insert(0, clash)

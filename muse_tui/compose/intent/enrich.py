@@ -210,9 +210,16 @@ def _dial(value: float) -> float:
 
 
 def song_length(
-    reading: PromptReading, bpm: float, loop: bool, lexicon: IntentLexicon
+    reading: PromptReading,
+    bpm: float,
+    loop: bool,
+    lexicon: IntentLexicon,
+    *,
+    beats_per_bar: float = 4.0,
 ) -> tuple[DurationRange, bool, Ambiguity | None]:
-    """Bars from "32 bars" or "2 minutes" at `bpm`, within SONG_BARS; else the usual length.
+    """Bars from "32 bars" or "2 minutes" at `bpm` (quarter notes), within SONG_BARS; else the
+    usual length. Minutes count the meter's bars: two minutes of 3/4 is a third more bars
+    than two of 4/4.
 
     A length outside SONG_BARS (what `--bars` accepts) is clamped, and the
     returned note says so in one sentence.
@@ -223,13 +230,14 @@ def song_length(
         return DurationRange(min=low, max=high), False, None
     if asked is None:
         short, long = lexicon.song_minutes
-        low = max(8, 8 * round(short * bpm / 4 / 8))
-        return DurationRange(min=low, max=max(low, 8 * round(long * bpm / 4 / 8))), True, None
+        low = max(8, 8 * round(short * bpm / beats_per_bar / 8))
+        high = max(low, 8 * round(long * bpm / beats_per_bar / 8))
+        return DurationRange(min=low, max=high), True, None
     if asked.unit == "bars":
         low, high = max(1, int(asked.low)), max(1, int(asked.high))
     else:
-        low = max(4, 4 * math.floor(asked.low * bpm / 4 / 4))
-        high = max(low, 4 * math.ceil(asked.high * bpm / 4 / 4))
+        low = max(4, 4 * math.floor(asked.low * bpm / beats_per_bar / 4))
+        high = max(low, 4 * math.ceil(asked.high * bpm / beats_per_bar / 4))
     shortest, longest = SONG_BARS
     bounded = DurationRange(
         min=min(max(low, shortest), longest), max=min(max(high, shortest), longest)

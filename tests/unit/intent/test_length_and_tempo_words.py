@@ -88,3 +88,22 @@ def test_the_midicaps_captions_get_their_length_words() -> None:
     for index, (shortest, longest) in wanted.items():
         low, high = _seconds(MIDICAPS[index][0])
         assert shortest <= low and high <= longest, (index, low, high)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "seconds"),
+    [
+        ("minimal techno, in 3/4, 128 BPM, 2 minutes", 120),
+        ("video game chiptune, in 6/8, 67 BPM, an extended 5-minute piece", 300),
+        ("prog rock in 7/8, 140 BPM, 3 minutes", 180),
+        ("pop, 120 BPM, 2 minutes", 120),
+    ],
+)
+def test_minutes_count_the_meters_own_bars(prompt: str, seconds: float) -> None:
+    """A random draw heard "2 minutes" of 3/4 at 128 as 90 s: bars were counted as 4/4."""
+    intent = decompose(prompt).intent
+    assert intent.duration is not None and intent.tempo_analysis is not None
+    beats = intent.meter.beats_per_bar if intent.meter else 4
+    bar = beats * 60 / intent.tempo_analysis.bpm
+    assert intent.duration.min * bar >= seconds * 0.85
+    assert intent.duration.max * bar <= seconds * 1.15
