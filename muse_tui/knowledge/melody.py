@@ -36,12 +36,83 @@ class PhraseForm(Contract):
     about: str
     motif_bars: Literal[1, 2]
     bars: list[BarMove] = Field(min_length=PHRASE_BARS, max_length=PHRASE_BARS)
+    ostinato: bool = Field(
+        default=False, description="a riff the style repeats: its phrases vary, never move away"
+    )
 
     @model_validator(mode="after")
     def _starts_with_the_motif(self) -> PhraseForm:
         if self.bars[0] != "motif" or "cadence" not in self.bars:
             raise ValueError("a phrase states its motif first and has a cadence")
         return self
+
+
+class PhraseRole(Contract):
+    """What one 4-bar phrase does in its section: states the idea, answers it, departs from
+    it or brings it back (`skills/melody/phrases.json` `sections`)."""
+
+    about: str
+    lift: int = Field(ge=0, le=4, description="scale steps the phrase's motif moves up")
+    ostinato_lift: int = Field(default=0, ge=0, le=4, description="the same, for a riff")
+    vary_bar: int | None = Field(default=None, ge=0, lt=PHRASE_BARS)
+    swap: dict[BarMove, BarMove] = Field(default_factory=dict)
+    contrast: list[BarMove] | None = Field(
+        default=None,
+        min_length=PHRASE_BARS - 1,
+        max_length=PHRASE_BARS - 1,
+        description="the phrase's first three bars, replacing the form's (its cadence stays)",
+    )
+
+    def moves(self, form: list[BarMove], *, ostinato: bool) -> list[BarMove]:
+        """The phrase's bar moves from the form's (a shorter, last phrase keeps its length)."""
+        moves = list(form)
+        if self.contrast is not None and not ostinato and len(moves) == PHRASE_BARS:
+            moves[: PHRASE_BARS - 1] = self.contrast
+        elif self.vary_bar is not None and self.vary_bar < len(moves) - 1:
+            moves[self.vary_bar] = self.swap.get(moves[self.vary_bar], moves[self.vary_bar])
+        return moves
+
+    def lift_for(self, *, ostinato: bool) -> int:
+        return self.ostinato_lift if ostinato else self.lift
+
+
+class SectionPlans(Contract):
+    """The phrase roles of a section by its count of 4-bar phrases; longer sections go round
+    the longest plan again, its first phrase restated rather than stated."""
+
+    about: str
+    sources: list[str] = Field(min_length=1)
+    plans: dict[str, list[str]] = Field(min_length=1)
+    roles: dict[str, PhraseRole] = Field(min_length=1)
+    again: str = Field(description="the role a later round's first phrase takes")
+
+    @model_validator(mode="after")
+    def _roles_exist(self) -> SectionPlans:
+        named = [r for plan in self.plans.values() for r in plan] + [self.again]
+        missing = sorted({r for r in named if r not in self.roles})
+        if missing:
+            raise ValueError(f"plans name roles not in roles: {', '.join(missing)}")
+        counts = sorted(int(k) for k in self.plans)
+        if counts != list(range(1, len(counts) + 1)):
+            raise ValueError("plans are keyed 1, 2, 3… phrases, none skipped")
+        if any(len(self.plans[str(c)]) != c for c in counts):
+            raise ValueError("a plan for N phrases names N roles")
+        return self
+
+    def plan(self, phrases: int) -> list[PhraseRole]:
+        """The role of each of `phrases` phrases."""
+        longest = max(int(k) for k in self.plans)
+        names: list[str] = []
+        while len(names) < phrases:
+            left = phrases - len(names)
+            names += self.plans[str(min(left, longest))] if not names else self._again(left)
+        return [self.roles[n] for n in names[:phrases]]
+
+    def _again(self, left: int) -> list[str]:
+        longest = max(int(k) for k in self.plans)
+        names = list(self.plans[str(min(left, longest))])
+        names[0] = self.again
+        return names
 
 
 class Contour(Contract):
@@ -119,6 +190,7 @@ class _PhraseFile(Contract):
     about: str = ""
     forms: dict[str, PhraseForm] = Field(min_length=1)
     contours: dict[str, Contour] = Field(min_length=1)
+    sections: SectionPlans
 
 
 class Instrument(Contract):
@@ -157,6 +229,7 @@ class MelodyTable(Contract):
     families: dict[str, str]
     forms: dict[str, PhraseForm]
     contours: dict[str, Contour]
+    sections: SectionPlans
     instruments: list[Instrument]
     fallback_register: tuple[int, int]
 
@@ -205,6 +278,7 @@ def melody_table(root: Path) -> MelodyTable:
         families=styles.families,
         forms=phrases.forms,
         contours=phrases.contours,
+        sections=phrases.sections,
         instruments=instruments.instruments,
         fallback_register=instruments.fallback,
     )

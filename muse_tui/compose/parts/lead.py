@@ -1,5 +1,10 @@
 """Lead lines built from a motif: stated, repeated, developed and answered in 4-bar phrases.
 
+A section's phrases each have a role (`skills/melody/phrases.json` `sections`):
+an 8-bar section is a period whose answer varies a bar and closes; a 16-bar one
+is a a' b a, its third phrase departing a third higher toward the section's
+high point before the statement comes back to close it.
+
 The genre picks a style (`skills/melody/styles.json`): rhythm cells, phrase
 forms and contours. Everything the motif and the form are made of is drawn
 from the RNG first, before anything about this particular section is read, so
@@ -41,6 +46,7 @@ class _Idea:
     style: LeadStyle
     part: SectionPart
     form: list[BarMove]
+    ostinato: bool  # a riff the style repeats: its phrases vary a bar, never move away
     motif: Motif
     answers: tuple[list[tuple[float, float]], list[tuple[float, float]]]  # (halfway, final)
     sequence: int
@@ -51,9 +57,11 @@ def write_lead(ctx: PartContext, rng: random.Random) -> PartDraft:
     idea = _idea(ctx, rng)
     line = _Line(ctx, idea, rng)
     phrases = phrase_bars(idea.form, ctx.bars)
-    for index, moves in enumerate(phrases):
+    roles = melody_table().sections.plan(len(phrases))
+    for index, (form, role) in enumerate(zip(phrases, roles, strict=True)):
         final = index == len(phrases) - 1
-        for offset, move in enumerate(moves):
+        line.lift = role.lift_for(ostinato=idea.ostinato)
+        for offset, move in enumerate(role.moves(form, ostinato=idea.ostinato)):
             line.play(move, (index * 4 + offset) * ctx.beats_per_bar, final=final)
     if idea.style.pickups:
         line.add_pickups([i * 4 * ctx.beats_per_bar for i in range(1, len(phrases))])
@@ -97,9 +105,8 @@ def _idea(ctx: PartContext, rng: random.Random) -> _Idea:
     contour = table.contours[rng.choice(style.contours)]
     motif = make_motif(style, contour, form.motif_bars, ctx.beats_per_bar, rng)
     halfway, final = (cell_rhythm([rng.choice(style.answers)], ctx.beats_per_bar) for _ in "hf")
-    return _Idea(
-        style, part, list(form.bars), motif, (halfway, final), rng.choice(style.sequence_steps)
-    )
+    sequence = rng.choice(style.sequence_steps)
+    return _Idea(style, part, list(form.bars), form.ostinato, motif, (halfway, final), sequence)
 
 
 @dataclass
@@ -113,6 +120,7 @@ class _Line:
     statements: dict[int, tuple[float, list[Draft]]] = field(default_factory=dict)  # motif bar →
     # (where it was first stated, its notes there)
     kept: set[int] = field(default_factory=set)  # ids of restated notes kept as first stated
+    lift: int = 0  # scale steps the phrase being laid moves its motif up (a departing phrase)
 
     def __post_init__(self) -> None:
         self.low, self.high = lead_window(self.ctx, self.idea.style)
@@ -124,7 +132,9 @@ class _Line:
     # ── bar moves ────────────────────────────────────────────────────────────────────────
 
     def play(self, move: BarMove, start: float, *, final: bool) -> None:
-        """Lay one bar of a phrase at `start` (beats from the section's start)."""
+        """Lay one bar of a phrase at `start` (beats from the section's start), its motif moved
+        up by the phrase's `lift`."""
+        lift = self.lift
         if move == "motif":
             index = round(start / self.bar) % self.idea.motif.bars
             self._motif_bar(index, start)
@@ -133,12 +143,12 @@ class _Line:
         elif move == "echo":
             self._motif_bar(0, start)
         elif move == "sequence":
-            self._copy(self._first_statement(start), 0.0, steps=self.idea.sequence)
+            self._copy(self._first_statement(start), 0.0, steps=self.idea.sequence + lift)
         elif move == "displace":
-            self._copy(self._first_statement(start), 0.5, limit=start + self.bar)
+            self._copy(self._first_statement(start), 0.5, limit=start + self.bar, steps=lift)
         elif move == "fragment":
             half = [n for n in self._first_statement(start) if n.start % self.bar < self.bar / 2]
-            self._copy(half, 0.0)
+            self._copy(half, 0.0, steps=lift)
         elif move == "response":
             self._answer(start, self.idea.answers[0], goal=self._response_goal(start))
         elif move == "cadence":
@@ -146,8 +156,11 @@ class _Line:
 
     def _motif_bar(self, index: int, start: float) -> None:
         """The motif's bar `index` at `start`: as first stated, kept where the chord now sounding
-        allows it."""
-        self._copy(self._statement(index, start), 0.0, literal=True)
+        allows it (moved up the scale in a departing phrase)."""
+        if self.lift:
+            self._copy(self._statement(index, start), 0.0, steps=self.lift)
+        else:
+            self._copy(self._statement(index, start), 0.0, literal=True)
 
     def _first_statement(self, start: float) -> list[Draft]:
         return self._statement(0, start)
