@@ -35,10 +35,19 @@ def _bars(heard: Heard, part: Part) -> int:
         ("bluegrass", "bluegrass"),
         ("Irish folk", "irish_folk"),
         ("an Irish jig with fiddle", "irish_folk"),
+        ("2-tone ska", "ska"),
+        ("rocksteady", "reggae"),
     ],
 )
 def test_the_genre_word_is_read_as_its_genre(prompt: str, genre: str) -> None:
     assert decompose(prompt).intent.genre == [genre]
+
+
+def test_ska_is_fast_two_tone_slower_and_rocksteady_drops_one() -> None:
+    ska, two_tone = decompose("ska").intent, decompose("2-tone ska").intent
+    assert ska.tempo >= 150 and 125 <= two_tone.tempo < ska.tempo
+    rocksteady = decompose("rocksteady").intent
+    assert rocksteady.genre_dna.drum_family == "one_drop" and rocksteady.tempo < two_tone.tempo
 
 
 def test_ska_skanks_on_every_offbeat_over_a_backbeat_with_horns_leading() -> None:
