@@ -18,8 +18,9 @@ def blend_genres(
     and keys are ranked by weighted preference; vocabularies, roles and
     instruments are pooled; the pattern choices (drums, bass, chord rhythm,
     voicing, arrangement) come from the strongest genre, the first named on a tie; the
-    drums from the strongest genre that has any, since the pooled roles keep the drums
-    ("Aphex Twin meets Metro Boomin": ambient has no kit, trap's keeps playing).
+    drums, and the form that gives them room, from the strongest genre that has any,
+    since the pooled roles keep the drums ("Aphex Twin meets Metro Boomin": ambient has
+    no kit, and its form plays drums in one section of five; trap's kit and form play).
     """
     table = genre_table(root)
     if not ids:
@@ -65,7 +66,7 @@ def blend_genres(
         voicing_style=strongest.voicing_style,
         roles=_pooled(dna.roles for dna, _ in _by_weight(parts)),
         instruments=_pooled(dna.instruments for dna, _ in _by_weight(parts)),
-        arrangement_template=strongest.arrangement_template,
+        arrangement_template=drums.arrangement_template,
         creativity=CreativityDials(
             harmonic=mean(lambda d: d.creativity.harmonic),
             rhythmic=mean(lambda d: d.creativity.rhythmic),
