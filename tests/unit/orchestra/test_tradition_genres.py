@@ -145,3 +145,11 @@ def test_a_blend_of_two_artists_whose_genres_have_drums_keeps_a_kit(prompt: str)
     total = heard.song.arrangement.total_bars
     assert len(kick_bars) >= total / 2, f"kicks in {len(kick_bars)} of {total} bars"
     assert len(backbeats) >= total, "a snare, clap or rim on the backbeats"
+
+
+def test_a_kit_asked_of_a_genre_without_drums_is_heard() -> None:
+    """Bluegrass has no drums; 'with brushes' made a silent brush kit before."""
+    heard = compose("bluegrass with brushes, banjo", 3)
+    (drums,) = heard.role("drums")
+    assert drums.program == 40, "the GS brush kit"
+    assert len(drums.notes) >= heard.song.arrangement.total_bars
