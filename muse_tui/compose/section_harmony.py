@@ -73,12 +73,15 @@ def with_section_chords(
 ) -> EnrichedProgression:
     """The main progression carrying the verse's, pre-chorus's and bridge's own chords.
 
-    A producer's explicit chords, or a genre that keeps one loop, are left as they are.
+    A producer's explicit chords, or a genre that keeps one loop, are left as they are; a
+    blend keeps one loop only when all its genres do (ambient meeting trap plays trap's
+    verses and hooks, each with its own chords).
     `rng_for(component)` gives the seeded RNG of each kind, so one section's choice
     never moves another's.
     """
     table = table or section_harmony_table()
-    if main.source != "generated" or intent.genre[0] in table.keep_loop:
+    keeps_loop = bool(intent.genre) and all(g in table.keep_loop for g in intent.genre)
+    if main.source != "generated" or keeps_loop:
         return main
     taken = [_numeral_set(c.roman for c in main.chords)]
     main_sound = [parse_chord(c.symbol).pitch_classes for c in main.chords]

@@ -62,6 +62,14 @@ ChordRhythm = Literal[
     "boom_chick_strum",
     "highlife",
     "power_eighths",
+    "ska_upstroke",
+    "banjo_roll",
+    "mandolin_chop",
+    "bluegrass_boom_chick",
+    "reel_strum",
+    "legato",
+    "legato_inner",
+    "nocturne",
     "none",
 ]
 VoicingStyle = Literal["close", "open", "drop2", "spread", "shell", "rootless"]
@@ -86,7 +94,10 @@ ArrangementTemplateName = Literal[
     "k_pop",
     "cinematic",
     "generic_fallback",
-    "reggae",  # last: alternatives pick forms by their place in this list
+    "reggae",  # alternatives pick forms by their place in this list: new ones go after it
+    "bluegrass",
+    "reel",
+    "classical",
 ]
 #: The BPMs a song may be composed with; every tempo edit stays within them too.
 TEMPO_LIMITS: tuple[float, float] = (40.0, 300.0)

@@ -152,6 +152,9 @@ class ConstraintRule(DialRule):
     muted_effects: list[str] = Field(default_factory=list)
     adds_instruments: list[str] = Field(default_factory=list)
     only_requested: bool = Field(default=False, description="play only what was named")
+    implies_genre: str | None = Field(
+        default=None, description="the genre it names when no other is named ('solo piano')"
+    )
 
 
 class StructureRule(PhraseRule):

@@ -260,6 +260,10 @@ class CompingRhythm(GridLevels):
     answer: ChordRhythm = Field(
         default="sustained", description="what a second keyboard plays against this rhythm"
     )
+    arp: ChordRhythm = Field(
+        default="arpeggiated",
+        description="what an arp track plays against this rhythm (a bluegrass banjo's rolls)",
+    )
     anticipates: bool = Field(
         default=False,
         description="a hit held across a chord change plays the coming chord (bossa, samba) "
@@ -309,8 +313,9 @@ class CompingTable(Contract):
     @model_validator(mode="after")
     def _answers_exist(self) -> CompingTable:
         for name, rhythm in self.rhythms.items():
-            if rhythm.answer not in self.rhythms:
-                raise ValueError(f"rhythms.{name}.answer: no rhythm {rhythm.answer!r}")
+            for field, partner in (("answer", rhythm.answer), ("arp", rhythm.arp)):
+                if partner not in self.rhythms:
+                    raise ValueError(f"rhythms.{name}.{field}: no rhythm {partner!r}")
         missing = {"comp", "answer", "held", "pad", "arp"} - set(self.layers)
         if missing:
             raise ValueError(f"layers: missing {', '.join(sorted(missing))}")

@@ -17,7 +17,10 @@ def blend_genres(
     Numbers (tempo, swing, complexity, energy, dials) are weighted means; modes
     and keys are ranked by weighted preference; vocabularies, roles and
     instruments are pooled; the pattern choices (drums, bass, chord rhythm,
-    voicing, arrangement) come from the strongest genre, the first named on a tie.
+    voicing, arrangement) come from the strongest genre, the first named on a tie; the
+    drums, and the form that gives them room, from the strongest genre that has any,
+    since the pooled roles keep the drums ("Aphex Twin meets Metro Boomin": ambient has
+    no kit, and its form plays drums in one section of five; trap's kit and form play).
     """
     table = genre_table(root)
     if not ids:
@@ -36,6 +39,8 @@ def blend_genres(
         return parts[0][0]
 
     strongest = max(parts, key=lambda part: part[1])[0]
+    drummers = [part for part in parts if part[0].drum_family != "none"]
+    drums = max(drummers, key=lambda part: part[1])[0] if drummers else strongest
 
     def mean(value: Callable[[GenreDNAVector], float]) -> float:
         return round(sum(value(dna) * w for dna, w in parts), 3)
@@ -55,13 +60,13 @@ def blend_genres(
         harmonic_vocabulary=_pooled(dna.harmonic_vocabulary for dna, _ in _by_weight(parts)),
         harmonic_complexity=mean(lambda d: d.harmonic_complexity),
         progression_length=strongest.progression_length,
-        drum_family=strongest.drum_family,
+        drum_family=drums.drum_family,
         bass_style=strongest.bass_style,
         chord_rhythm=strongest.chord_rhythm,
         voicing_style=strongest.voicing_style,
         roles=_pooled(dna.roles for dna, _ in _by_weight(parts)),
         instruments=_pooled(dna.instruments for dna, _ in _by_weight(parts)),
-        arrangement_template=strongest.arrangement_template,
+        arrangement_template=drums.arrangement_template,
         creativity=CreativityDials(
             harmonic=mean(lambda d: d.creativity.harmonic),
             rhythmic=mean(lambda d: d.creativity.rhythmic),

@@ -138,6 +138,8 @@ def read_prompt(prompt: str, lexicon: IntentLexicon, artists: ArtistTable) -> Pr
     if reading.tempo is None:
         reading.tempo = read_bare_tempo(text)
     _read_words(text, lexicon, artists, reading)
+    if not reading.genres:
+        reading.genres += _genres_of_constraints(reading, lexicon)
     foreign = read_note_words(text, lexicon)  # first: "fis-Moll" holds an "f"
     reading.keys = read_keys(text, lexicon.modes, foreign)
     reading.unknown_names = _unknown_names(text, lexicon)
@@ -167,6 +169,12 @@ def _read_rules(text: PromptText, lexicon: IntentLexicon, reading: PromptReading
             hint = match.key.replace("{n}", str(int(number))) if "{n}" in match.key else match.key
             if all(hint != written for written, _ in reading.structure):
                 reading.structure.append((hint, match.key))
+
+
+def _genres_of_constraints(reading: PromptReading, lexicon: IntentLexicon) -> list[GenreMention]:
+    """The genre a constraint names ("solo piano" is a genre as well as a limit on the band)."""
+    rules = (lexicon.constraints[key] for key in reading.constraints)
+    return [GenreMention(rule.implies_genre, 0, 0) for rule in rules if rule.implies_genre][:1]
 
 
 def _read_words(

@@ -21,6 +21,7 @@ from .fills import crash_in, section_end
 from .grid import STEP
 from .kit import allowed_voices, hit, play
 from .percussion import percussion_voices
+from .style import family_of
 
 _BUSIER = {"sparse": "base", "base": "busy", "busy": "busy"}
 #: How far along its density's list each kind of section steps from the song's main pattern.
@@ -42,10 +43,12 @@ _DENSE_ROLL = 12  # hits a beat from which a roll puts three hats inside one 16t
 
 
 def write_drums(ctx: PartContext, rng: random.Random) -> PartDraft:
-    """The drum kit part of one section."""
-    family = ctx.table.drums.families.get(ctx.style.family)  # type: ignore[call-overload]
-    if family is None:
-        return PartDraft(feel=ctx.feel)
+    """The drum kit part of one section.
+
+    A genre without drums (a string quartet, bluegrass) plays the neutral backbeat on the
+    kit the producer asked for ("with brushes"): a kit that was asked for is heard.
+    """
+    family = family_of(ctx.style, ctx.table)
     notes = _groove(ctx, family, rng)
     if family.hat_rolls is not None:
         _hat_rolls(ctx, family.hat_rolls, notes, rng)

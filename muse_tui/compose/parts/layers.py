@@ -85,7 +85,7 @@ def placements(ctx: PartContext) -> dict[str, Placement]:
         if track.role == "pad":
             found[track.role] = Placement("pad", "sustained", crowded)
         elif track.role == "arp":
-            found[track.role] = Placement("arp", "arpeggiated", crowded)
+            found[track.role] = Placement("arp", _rhythm(ctx, genre).arp, crowded)
         elif track in held:
             found[track.role] = Placement("held", "sustained", crowded)
         elif track is comping[0]:

@@ -73,7 +73,7 @@ def test_catalog_sounds_of_an_instrument_share_its_program() -> None:
     [
         ("eerie bells trap in C minor, 145, 16 bars", "bells", 9),
         ("chillhop with flute, C# minor, 85, 16 bars", "flute", 73),
-        ("country in G major with steel guitar and fiddle, 16 bars", "fiddle", 40),
+        ("country in G major with steel guitar and fiddle, 16 bars", "fiddle", 110),
         # Ambient leads sketch and breathe: 32 bars, so the topline has phrases to play.
         ("ambient in C major with pads and kalimba, 32 bars", "kalimba", 108),
     ],

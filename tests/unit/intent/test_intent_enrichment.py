@@ -37,6 +37,16 @@ def test_an_equal_blend_follows_the_first_named() -> None:
     assert blend_genres(["uk_garage", "neo_soul"]).drum_family == "two_step"
 
 
+def test_a_blend_keeps_the_drums_of_a_genre_that_has_them() -> None:
+    """Ambient has no kit: named first with trap or house, it used to silence theirs too
+    (its drum family 'none'; its form drops the drums from four sections of five)."""
+    blend = blend_genres(["ambient", "trap"])
+    assert blend.drum_family == "trap" and "drums" in blend.roles
+    assert blend.arrangement_template == genre_table().get("trap").arrangement_template
+    assert blend_genres(["ambient", "cinematic"], [3, 1]).drum_family == "cinematic"
+    assert blend_genres(["ambient", "solo_piano"]).drum_family == "none"
+
+
 def test_a_single_genre_is_its_own_dna() -> None:
     assert blend_genres(["trap"]) == genre_table().get("trap")
 
