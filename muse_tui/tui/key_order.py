@@ -81,9 +81,8 @@ class KeysInOrder(App[None]):
 
     def wait_behind(self, key: events.Key, after: list[events.Key | events.Paste]) -> None:
         """`key`, a focus key sent on by another (the prompt's stand-in), is in flight: what
-        was typed `after` it waits for its move, as keys typed behind it here would."""
-        if not after:
-            return
+        was typed `after` it waits for its move, as keys typed behind it here would, and so
+        does what is typed from now until it has moved."""
         self._in_flight = key
         self._behind[:0] = after
         release = partial(self._release, key)
