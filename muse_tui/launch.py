@@ -16,17 +16,36 @@ and they cost the first frame about 13 ms.
 from __future__ import annotations
 
 import gc
+import signal
 import sys
+from types import FrameType
+
+#: Set by a Ctrl-C that reached this module's handler, before a command took INT over.
+_interrupted = False
 
 
 def main() -> None:
     """What the `muse-studio` script runs."""
+    if len(sys.argv) > 1:  # the studio reads ctrl+c as a key; a command gets INT as a signal
+        signal.signal(signal.SIGINT, _on_interrupt)
     try:
         _start()
     except KeyboardInterrupt:
         # Ctrl-C before a command took it over (starting up takes a second or more on a
         # loaded machine): nothing was begun, so no traceback, and the shell's code for INT.
         sys.exit(130)
+    except Exception:
+        # The same Ctrl-C, come back as another error: pydantic builds a model's schema in
+        # Rust, which wraps a KeyboardInterrupt raised meanwhile in its own SchemaError.
+        if _interrupted:
+            sys.exit(130)
+        raise
+
+
+def _on_interrupt(signum: int, frame: FrameType | None) -> None:
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
 
 
 def _start() -> None:

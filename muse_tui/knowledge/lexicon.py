@@ -231,6 +231,10 @@ class IntentLexicon(Contract):
     accidental_words: dict[Literal["sharp", "flat"], list[str]] = Field(
         default_factory=dict, description="diese, bemol… after a solfege note name"
     )
+    foreign_words: list[str] = Field(
+        default_factory=list,
+        description="en, avec, con, mit…: left over, they mark a prompt in another language",
+    )
     genre_aliases: dict[str, list[str]]
     sub_genres: dict[str, SubGenre] = Field(default_factory=dict)
     vague_genre_words: dict[str, list[str]] = Field(default_factory=dict)

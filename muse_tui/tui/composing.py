@@ -16,6 +16,7 @@ from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
 from .messages import SongLoaded
+from .session import FINISHED
 
 if TYPE_CHECKING:
     from muse_tui.contracts import ComposerPipeline
@@ -86,9 +87,14 @@ class Composer(Widget):
         if event.state == WorkerState.SUCCESS and isinstance(worker.result, ComposerPipeline):
             pipeline = worker.result
             song = pipeline.song_state
+            folder = self.run_root / pipeline.session_id
             if song.tracks or song.arrangement:
-                folder = self.run_root / pipeline.session_id
                 self.post_message(SongLoaded(song, folder if folder.is_dir() else None, pipeline))
+            elif pipeline.status not in FINISHED and folder.is_dir():
+                # Stopped before there was a song (cancelled at a question or the harmony
+                # gate): shown as it opens from disk, so the studio says r resumes it and
+                # reopens it next time.
+                self.open_session(folder)
             if pipeline.status == "failed":
                 failed = [r for r in pipeline.stages.values() if r.status == "failed"]
                 hint = failed[-1].error.recovery_hint if failed and failed[-1].error else None

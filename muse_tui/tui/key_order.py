@@ -75,6 +75,19 @@ class KeysInOrder(App[None]):
                 self._release_timer = self.set_timer(self.RELEASE_AFTER_S, release)
         await super().on_event(event)
 
+    #: How long keys wait behind a focus key handed over with others (`wait_behind`): it comes
+    #: back once the widget has taken everything queued before it, which may take a while.
+    HANDED_OVER_RELEASE_S = 2.0
+
+    def wait_behind(self, key: events.Key, after: list[events.Key | events.Paste]) -> None:
+        """`key`, a focus key sent on by another (the prompt's stand-in), is in flight: what
+        was typed `after` it waits for its move, as keys typed behind it here would, and so
+        does what is typed from now until it has moved."""
+        self._in_flight = key
+        self._behind[:0] = after
+        release = partial(self._release, key)
+        self._release_timer = self.set_timer(self.HANDED_OVER_RELEASE_S, release)
+
     def _types(self, key: events.Key) -> bool:
         """Whether `key` is a character the focused widget types (the prompt's letters)."""
         focused = self.focused

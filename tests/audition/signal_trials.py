@@ -6,7 +6,8 @@ INT (to its group, as Ctrl-C does), TERM (to it, as `kill` does) or HUP (to its
 group, as a closed terminal does) after a random delay, waits for it to end and
 then for the port to go quiet, and counts the notes still sounding: a note-on
 with no note-off after it, and no All Notes Off (CC 123) or All Sound Off
-(CC 120) on its channel after it.
+(CC 120) on its channel after it, and the notes struck after the command had returned
+(a player it left running on its own).
 
 Used by tests/audition/test_signals_at_random_moments.py and, for many trials,
 `python -m tests.audition.signal_trials --trials 200 --load 2`.
@@ -36,6 +37,9 @@ SIGNALS = {
     "HUP": (signal.SIGHUP, True),
 }
 CC_ALL_SOUND_OFF, CC_ALL_NOTES_OFF = 120, 123
+#: A note struck this long after the command returned was sent after it: JACK delivers within
+#: a period (5 ms here), and the recorder's clock is the tightest offset seen.
+AFTER_RETURN_GRACE_S = 0.1
 
 
 def still_sounding(messages: Iterable[Sequence[int]]) -> dict[tuple[int, int], int]:
@@ -63,10 +67,17 @@ class Trial:
     notes_on: int
     stuck: dict[tuple[int, int], int]
     traceback: str
+    #: Notes struck after the command had returned: a player left playing on its own.
+    notes_after_return: int = 0
 
     @property
     def failed(self) -> bool:
-        return bool(self.stuck) or bool(self.traceback) or self.exit_code is None
+        return (
+            bool(self.stuck)
+            or bool(self.traceback)
+            or self.exit_code is None
+            or self.notes_after_return > 0
+        )
 
 
 def run_trial(
@@ -105,6 +116,7 @@ def run_trial(
             code: int | None = child.returncode
         except subprocess.TimeoutExpired:
             err, code = "did not end within 20 s", None
+        returned = time.perf_counter()
     finally:
         if child.poll() is None:
             os.killpg(child.pid, signal.SIGKILL)
@@ -113,7 +125,14 @@ def run_trial(
     messages = [tuple(r.message.bytes()) for r in arrived]
     notes_on = sum(1 for m in messages if m[0] & 0xF0 == 0x90 and m[2] > 0)
     traceback = err if "Traceback" in err else ""
-    return Trial(signal_name, delay, code, notes_on, still_sounding(messages), traceback)
+    late = sum(
+        1
+        for r in arrived
+        if r.at > returned + AFTER_RETURN_GRACE_S
+        and r.message.type == "note_on"
+        and r.message.velocity
+    )
+    return Trial(signal_name, delay, code, notes_on, still_sounding(messages), traceback, late)
 
 
 def play_command(folder: Path, loopback: Loopback) -> list[str]:
@@ -176,9 +195,11 @@ def main() -> None:
             spinner.kill()
     stuck = sum(sum(t.stuck.values()) for t in failures)
     tracebacks = sum(bool(t.traceback) for t in failures)
+    late = sum(t.notes_after_return for t in failures)
     print(
         f"{args.trials} trials ({sounding_at_signal} with notes sounding), "
-        f"{len(failures)} failed: {stuck} stuck notes, {tracebacks} tracebacks"
+        f"{len(failures)} failed: {stuck} stuck notes, {tracebacks} tracebacks, "
+        f"{late} notes after the command returned"
     )
 
 

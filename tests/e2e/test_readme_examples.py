@@ -91,3 +91,21 @@ def test_track_bass_exists_on_every_genre(runner: CliRunner, genre: str) -> None
         main, ["alternatives", session, "--element", "track:bass", "--count", "2"]
     )
     assert result.exit_code == 0, result.output
+
+
+def test_the_readme_says_what_ask_answers() -> None:
+    """Issue 33: the README showed two `ask` lines and never said what it can answer."""
+    said = " ".join(README.read_text().split())
+    ask = said[said.index("`ask` answers") :][:900]
+    for topic in ("key", "chords", "Roman numerals", "tempo", "sections", "tracks", "preset",
+                  "effects", "MPC Beats", "notes of a chord", "exits 4"):  # fmt: skip
+        assert topic in ask, topic
+
+
+def test_the_readme_says_what_a_producer_would_otherwise_find_out_the_hard_way() -> None:
+    """Issue 33: where the port is remembered, what a running studio does to the real-port
+    tests, and under what load the test times were measured."""
+    said = " ".join(README.read_text().split())
+    assert "remembered in your user's settings file" in said and "every checkout" in said
+    assert "Close any muse-studio you have running" in said and "real-port tests" in said
+    assert "measured on a loaded machine" in said

@@ -63,3 +63,25 @@ def test_version_names_the_installed_package() -> None:
     assert result.exit_code == 0
     assert result.output.startswith("muse-studio, version ")
     assert result.output.split()[-1][0].isdigit()
+
+
+def test_ctrl_c_while_a_command_loads_exits_130_without_a_traceback() -> None:
+    """Issue 34: Ctrl-C in a command's first seconds printed a traceback. pydantic builds
+    its schemas in Rust, which hands a KeyboardInterrupt back wrapped in its own error
+    (seen in a signal trial: `SchemaError: … KeyboardInterrupt`), so catching
+    KeyboardInterrupt alone missed it."""
+    script = (
+        "import signal, sys\n"
+        "sys.argv = ['muse-studio', 'sessions', 'list']\n"
+        "import muse_tui.launch as launch\n"
+        "def start():\n"
+        "    try:\n"
+        "        signal.raise_signal(signal.SIGINT)  # Ctrl-C while a command's modules load\n"
+        "    except KeyboardInterrupt:\n"
+        "        raise RuntimeError('Error building serializer: KeyboardInterrupt') from None\n"
+        "launch._start = start\n"
+        "launch.main()\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.returncode == 130

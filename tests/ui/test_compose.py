@@ -10,6 +10,7 @@ from textual.events import Key
 from textual.message import Message
 from textual.notifications import Notify
 
+from muse_tui.store.checkpoint import load_checkpoint
 from muse_tui.tui.messages import PipelineEventMessage
 from muse_tui.tui.screens.ambiguity import AmbiguityModal
 from muse_tui.tui.screens.approval import ApprovalModal
@@ -124,6 +125,35 @@ async def test_escape_at_the_gate_asks_then_cancels_the_run_and_keeps_the_checkp
     assert checkpoint.is_file()
 
 
+async def test_a_run_cancelled_at_the_first_gate_says_r_resumes_it_and_is_reopened(
+    tmp_path: Path,
+) -> None:
+    """Before, a run cancelled at the harmony gate (no song yet) left "No song yet" on screen,
+    nothing said r resumes it, and the next launch started empty."""
+    app = make_studio(tmp_path)
+    folder = (tmp_path / "sessions" / SESSION_IDS[0]).resolve()
+    said = "This run was cancelled after stage 2/8: press r to resume it."
+    async with app.run_test() as pilot:
+        await type_prompt(pilot, "dark trap")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        await pilot.press("escape", "y")
+        await app.workers.wait_for_complete()
+        await until(pilot, lambda: app.studio.session is not None)
+        view = app.studio.query_one(ArrangementView)
+        assert view.empty_text == said
+        assert app.settings.last_session == str(folder)
+    again = make_studio(tmp_path)
+    async with again.run_test() as pilot:
+        await until(pilot, lambda: again.studio.session is not None)
+        assert again.studio.session_dir == folder
+        assert again.studio.query_one(ArrangementView).empty_text == said
+        again.studio.query_one(ArrangementView).focus()
+        await pilot.press("r")  # the run goes on from stage 3, past the gate it stopped at
+        await again.workers.wait_for_complete()
+        await until(pilot, lambda: again.studio.song is not None and again.studio.song.tracks)
+        assert load_checkpoint(folder).status == "completed"
+
+
 async def test_f1_at_the_gate_shows_the_keys_and_the_gate_waits(tmp_path: Path) -> None:
     """Before, F1 did nothing at a gate (the app's help key is not reached past a modal)."""
     app = make_studio(tmp_path)
@@ -153,7 +183,10 @@ async def test_escape_at_a_question_asks_before_cancelling_the_run(tmp_path: Pat
         await pilot.press("escape", "y")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert app.screen is app.studio and app.studio.song is None
+        assert app.screen is app.studio and not app.studio.running
+        assert app.studio.song is None or not app.studio.song.tracks, "nothing composed"
+        said = "This run was cancelled after stage 1/8: press r to resume it."
+        await until(pilot, lambda: app.studio.query_one(ArrangementView).empty_text == said)
 
 
 async def test_a_blocking_question_is_answered_from_the_keyboard(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from textual.widgets import Input
 
 from muse_tui.knowledge.jam import band_table
 from muse_tui.tui.screens.jam import JamScreen, MemberRow
+from muse_tui.tui.widgets.mini_roll import MiniRoll
 from tests.ui.harness import FakePlayer, Players, make_studio, until
 from tests.ui.test_compose import NO_GATES
 
@@ -108,3 +109,20 @@ async def test_without_a_midi_output_the_jam_runs_on_screen(tmp_path: Path) -> N
         await pilot.press(*"what a lovely day", "enter")
         log = "\n".join(str(line.text) for line in screen.query_one("#jam-log").lines)
         assert "did not catch" in log
+
+
+async def test_at_80x24_every_member_of_the_band_is_on_screen(tmp_path: Path) -> None:
+    """Issue 33: at 80x24 the band panel showed two of the four players, the second cut."""
+    app = make_studio(tmp_path, players=JamPlayers(), settings=NO_GATES)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open_jam(pilot)
+        band = screen.query_one("#band").region
+        rows = list(screen.query(MemberRow))
+        assert [r.member.id for r in rows] == ["drums", "bass", "keys", "lead"]
+        for row in rows:
+            head = row.query_one(".member-head").region
+            assert head.height == 1 and band.contains_region(head), (row.member.id, head, band)
+            roll = row.query_one(MiniRoll).region
+            assert roll.height >= 1 and band.contains_region(roll), (row.member.id, roll, band)
+        log = screen.query_one("#jam-log").region
+        assert log.height >= 4, "the band's chat keeps a few lines"

@@ -19,7 +19,7 @@ from muse_tui.tui.screens.help import HelpScreen
 from muse_tui.tui.screens.sessions import SessionsScreen
 from muse_tui.tui.screens.settings import SettingsScreen, read_keymap
 from muse_tui.tui.widgets.arrangement import ArrangementView
-from muse_tui.tui.widgets.piano_roll import PianoRoll
+from muse_tui.tui.widgets.piano_roll import HEADER, PianoRoll
 from muse_tui.tui.widgets.prompt import PromptInput
 from muse_tui.tui.widgets.tracker import StageTracker
 from tests.ui.harness import SESSION_IDS, Players, make_studio, until, write_session
@@ -303,3 +303,32 @@ async def test_the_footers_last_cell_is_the_palette_keys_when_the_keys_overflow(
         await pilot.pause()
         widget, _ = app.screen.get_widget_at(63, 23)
         assert "-command-palette" in widget.classes
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=["80x24", "100x30"])
+async def test_at_small_sizes_the_roll_shows_rows_holding_the_selected_parts_notes(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """Issue 33: at 80x24 the roll had 5 rows, none holding a note of the part selected."""
+    folder = write_session(tmp_path / "sessions", SESSION_IDS[0], studio_song(), prompt="x")
+    app = make_studio(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        app.studio.open_session(folder)
+        await until(pilot, lambda: app.studio.session is not None)
+        await pilot.pause()
+        roll = app.studio.query_one(PianoRoll)
+        await until(pilot, lambda: roll.model is not None and roll.size.height > 0)
+        await pilot.pause()
+        model = roll.model
+        assert model is not None and roll.track is not None
+        rows = roll.size.height - HEADER
+        assert rows >= 5
+        first = int(roll.scroll_offset.y)
+        shown = range(first, min(first + rows, len(model.rows)))
+        first_beat = roll.scroll_offset.x / roll.cells_per_beat
+        last_beat = first_beat + roll.grid_width / roll.cells_per_beat
+        sounding = [i for i in shown if any(model.notes_in(i, first_beat, last_beat))]
+        assert sounding, (
+            f"{roll.track.name}: rows {list(shown)}, beats {first_beat:g}-{last_beat:g} "
+            "hold none of its notes"
+        )

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 from textual import events
 
+from muse_tui.tui.screens.help import HelpScreen
 from muse_tui.tui.widgets.arrangement import ArrangementView
 from muse_tui.tui.widgets.prompt import PromptInput
 from muse_tui.tui.widgets.stand_ins import NotesStandIn, PromptStandIn
-from tests.ui.harness import make_studio
+from tests.ui.harness import make_studio, until
 
 
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
@@ -121,3 +122,20 @@ async def test_the_prompt_key_outside_the_prompt_finds_it_before_it_mounts(
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.studio.prompt.text == "ok" and app.focused is app.studio.prompt
+
+
+async def test_a_studio_key_typed_behind_escape_before_the_prompt_mounts_is_not_typed(
+    tmp_path: Path,
+) -> None:
+    """Found by hand (issue 33, no lost keys): escape then j typed in the studio's first
+    seconds put "j" in the prompt instead of opening the jam: every key held for the prompt
+    went to it, those typed after escape too."""
+    app = make_studio(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert isinstance(app.focused, PromptStandIn)
+        _type(app, "l", "o", "f", "i", "escape")
+        app.post_message(events.Key("question_mark", "?"))  # help, outside the prompt
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert app.studio.prompt.text == "lofi"

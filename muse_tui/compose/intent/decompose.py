@@ -20,6 +20,7 @@ from muse_tui.compose.intent.meter import read_meter
 from muse_tui.compose.intent.structured import StructuredPrompt, parse_structured, settle
 from muse_tui.compose.intent.tempo import TempoChoice, TempoSource, choose_tempo, genre_words
 from muse_tui.compose.intent.text import readable
+from muse_tui.compose.intent.unread import unread_sentence
 from muse_tui.contracts.intent import (
     Ambiguity,
     ArtistInfluence,
@@ -109,6 +110,8 @@ def decompose(
     if meter is None and (clash := meters.ambiguity()) is not None:
         ambiguities.insert(0, clash)
     ambiguities += [length_note] if length_note else []
+    unread_note = _unread_note(reading)
+    ambiguities += [unread_note] if unread_note else []
     if choice.ambiguity is not None:  # a question about the genre comes first
         blocking = choice.ambiguity.severity == "blocking"
         ambiguities.insert(0 if blocking else len(tempo.ambiguities), choice.ambiguity)
@@ -156,7 +159,7 @@ def decompose(
         ready_to_execute=not blocking,
         summary=intent.blocking_ambiguities[0].reason
         if blocking
-        else _summary(intent, dna, tempo.analysis, key, moods_inferred, length_note),
+        else _summary(intent, dna, tempo.analysis, key, moods_inferred, [length_note, unread_note]),
         inferred_fields=[name for name in INFERABLE if guessed[name]],
     )
 
@@ -326,11 +329,11 @@ def _summary(
     tempo: TempoAnalysis,
     key: KeyAnalysis,
     moods_inferred: bool,
-    length_note: Ambiguity | None = None,
+    notes: list[Ambiguity | None] | None = None,
 ) -> str:
     """One sentence a producer can confirm: mood, genre, tempo, key, influences, requests.
 
-    A length the prompt asked for that was out of bounds follows, so it is never silent.
+    `notes` follow (a length out of bounds, words not understood), so they are never silent.
     """
     moods = [] if moods_inferred else intent.mood[:2]
     opening = " ".join([*moods, genre_words(dna)])
@@ -346,7 +349,14 @@ def _summary(
         text += f", with {_listed(intent.instrument_requests)}"
     if intent.constraints:
         text += f"; {', '.join(intent.constraints)}"
-    return f"{text}." + (f" {length_note.reason}" if length_note else "")
+    return " ".join([f"{text}.", *(note.reason for note in notes or [] if note)])
+
+
+def _unread_note(reading: PromptReading) -> Ambiguity | None:
+    """Words of a prompt in another language that nothing read, said rather than dropped."""
+    if not reading.unread:
+        return None
+    return Ambiguity(field="words", reason=unread_sentence(reading.unread), severity="optional")
 
 
 def _listed(items: list[str]) -> str:

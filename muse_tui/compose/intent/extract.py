@@ -22,6 +22,7 @@ from muse_tui.compose.intent.numbers import (
     read_tempo,
 )
 from muse_tui.compose.intent.text import Match, PromptText
+from muse_tui.compose.intent.unread import unread_words
 from muse_tui.knowledge.artists import ArtistTable
 from muse_tui.knowledge.lexicon import PHRASE_PRIORITY, IntentLexicon
 
@@ -75,6 +76,8 @@ class PromptReading:
     length: LengthRequest | None = None
     keys: list[KeyRequest] = field(default_factory=list)
     progression: list[str] = field(default_factory=list)
+    #: Words of a prompt in another language that nothing read, as written.
+    unread: list[str] = field(default_factory=list)
     text: str = ""
 
     @property
@@ -143,6 +146,9 @@ def read_prompt(prompt: str, lexicon: IntentLexicon, artists: ArtistTable) -> Pr
     foreign = read_note_words(text, lexicon)  # first: "fis-Moll" holds an "f"
     reading.keys = read_keys(text, lexicon.modes, foreign)
     reading.unknown_names = _unknown_names(text, lexicon)
+    reading.unread = unread_words(
+        text, prompt, lexicon, foreign_key=bool(foreign), names=reading.unknown_names
+    )
     return reading
 
 

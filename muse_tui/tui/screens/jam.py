@@ -112,6 +112,12 @@ class JamScreen(Screen[None]):
     JamScreen #band { height: 1fr; }
     JamScreen #jam-log { height: 8; border-top: solid $panel; }
     JamScreen #direction { dock: bottom; margin-bottom: 1; }
+    /* Under 30 rows (80x24) the whole band stays on screen: a member is a head and a
+       one-row roll; what they say is in the chat below, which keeps six rows. */
+    JamScreen.-short MemberRow { border-bottom: none; }
+    JamScreen.-short MemberRow MiniRoll { height: 1; }
+    JamScreen.-short MemberRow .member-thought { display: none; }
+    JamScreen.-short #jam-log { height: 6; }
     """
 
     AUTO_FOCUS = "#direction"

@@ -117,10 +117,31 @@ class PromptStandIn(PromptBox, Widget, can_focus=True):
             super()._forward_event(event)
 
     def hand_over(self, prompt: Widget) -> None:
-        """Send `prompt` what was typed here, in order, as the app would have."""
+        """Send `prompt` what was typed here, in order, as the app would have.
+
+        Up to a key that moves the focus away (escape, tab): what was typed after it goes
+        where the focus went, through the app, as if typed behind it there.
+        """
+        from ..key_order import KeysInOrder
+
         held, self._held = self._held, []
-        for event in held:
+        app = self.app
+        for index, event in enumerate(held):
             prompt._forward_event(event)
+            if (
+                isinstance(app, KeysInOrder)
+                and isinstance(event, events.Key)
+                and app.moves_focus(event)
+            ):
+                app.wait_behind(event, [_typed_anew(e) for e in held[index + 1 :]])
+                return
+
+
+def _typed_anew(event: events.Key | events.Paste) -> events.Key | events.Paste:
+    """A held key or paste as the terminal's driver would hand it to the app."""
+    if isinstance(event, events.Paste):
+        return events.Paste(event.text)
+    return events.Key(event.key, event.character)
 
 
 class NotesStandIn(Widget):
