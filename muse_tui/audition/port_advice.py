@@ -43,6 +43,13 @@ def port_lost(name: str) -> str:
     )
 
 
+def ports_kept_changing(name: str) -> str:
+    return (
+        f"Other programs kept adding and removing MIDI ports while muse-studio connected to "
+        f"{name!r}: try again in a moment."
+    )
+
+
 def send_failed(name: str, error: object) -> str:
     return (
         f"Sending to the MIDI output {name!r} failed ({error}), so playback stopped: check the "

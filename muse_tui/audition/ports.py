@@ -28,6 +28,8 @@ VIRTUAL_PORT_NAME = "muse-studio"
 CLIENT_NAME = "muse-studio"
 JACK_DRAIN = 0.1  # seconds: several JACK cycles even with large buffers
 RESCAN_INTERVAL = 1.0  # seconds; listing a backend opens a client, so not on every keypress
+#: Opens of a port by name, each undone because other ports came or went meanwhile.
+CONNECT_TRIES = 20
 
 # Order of preference: the DESIGN.md rule (ALSA, then JACK on Linux), then the other OSes.
 _API_ORDER = ("LINUX_ALSA", "UNIX_JACK", "MACOSX_CORE", "WINDOWS_MM")
@@ -224,12 +226,33 @@ def _connect(port: PortInfo, client_name: str) -> RtMidiOutput:
     except rtmidi.RtMidiError as error:
         raise PortError(f"Could not open {port.name!r}. {port_advice.no_midi_system()}") from error
     try:
-        index = midi_out.get_ports().index(port.name)
-        midi_out.open_port(index, name=VIRTUAL_PORT_NAME)
+        opened = _open_by_name(midi_out, port.name)
     except (ValueError, rtmidi.RtMidiError) as error:
         midi_out.delete()
         raise PortError(port_advice.port_lost(port.name)) from error
+    if not opened:
+        midi_out.delete()
+        raise PortError(port_advice.ports_kept_changing(port.name))
     return RtMidiOutput(midi_out, port.name, destination=port.name)
+
+
+def _open_by_name(midi_out: rtmidi.MidiOut, name: str) -> bool:
+    """Connect `midi_out` to the port called `name`; False if the ports never held still.
+
+    rtmidi opens a port by its place in a listing it takes again inside `open_port`: a
+    port of another program made or closed in between shifts the places, and the output
+    connects to a neighbour (two players on one JACK server played into each other's
+    ports). The listings before and after the open must agree up to `name`, else it is
+    closed and tried again.
+    """
+    for _ in range(CONNECT_TRIES):
+        before = midi_out.get_ports()
+        index = before.index(name)  # ValueError: it went away
+        midi_out.open_port(index, name=VIRTUAL_PORT_NAME)
+        if midi_out.get_ports()[: index + 1] == before[: index + 1]:
+            return True
+        midi_out.close_port()
+    return False
 
 
 def open_virtual_output(

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import rtmidi
 
-from muse_tui.audition import port_advice
+from muse_tui.audition import port_advice, ports
 from muse_tui.audition.ports import PortError, PortInfo, PortScanner, match_port, midi_apis
 
 PORTS = [
@@ -136,3 +136,61 @@ def test_choose_output_names_a_port_that_is_not_there() -> None:
 
     with pytest.raises(PortError, match="No MIDI output matches 'xyz'"):
         choose_output("xyz", scanner=PortScanner(lambda: PORTS))
+
+
+class _ShiftingMidiOut:
+    """An rtmidi output on a server where another program's port goes away while it opens.
+
+    Like rtmidi, `open_port` connects to the port at that place in a listing taken then.
+    """
+
+    def __init__(self, api: int, name: str = "") -> None:
+        self.listings = [
+            ["other:in", "synth:in", "recorder:in"],  # what the caller lists first
+            ["synth:in", "recorder:in"],  # "other:in" is gone by the time rtmidi lists
+        ]
+        self.connected_to: str | None = None
+
+    def get_ports(self) -> list[str]:
+        return list(self.listings[0])
+
+    def open_port(self, index: int, name: str = "") -> None:
+        if len(self.listings) > 1:
+            self.listings.pop(0)
+        self.connected_to = self.listings[0][index]
+
+    def close_port(self) -> None:
+        self.connected_to = None
+
+    def get_current_api(self) -> int:
+        return rtmidi.API_UNIX_JACK
+
+    def delete(self) -> None:
+        pass
+
+
+def test_a_port_is_opened_by_name_while_other_ports_come_and_go(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Opened by its place alone it connected to the neighbour: a test's recorder."""
+    opened: list[_ShiftingMidiOut] = []
+
+    def midi_out(api: int, name: str = "") -> _ShiftingMidiOut:
+        opened.append(_ShiftingMidiOut(api, name))
+        return opened[-1]
+
+    monkeypatch.setattr(ports.rtmidi, "MidiOut", midi_out)
+    output = ports._connect(PortInfo("synth:in", "JACK", rtmidi.API_UNIX_JACK), "muse-studio")
+    assert output.destination == "synth:in"
+    assert opened[0].connected_to == "synth:in"
+
+
+def test_ports_that_never_hold_still_are_one_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Churning(_ShiftingMidiOut):
+        def open_port(self, index: int, name: str = "") -> None:
+            self.listings.reverse()  # every open sees the other listing
+            self.connected_to = self.listings[0][index]
+
+    monkeypatch.setattr(ports.rtmidi, "MidiOut", Churning)
+    with pytest.raises(PortError, match=r"kept adding and removing MIDI ports.*'synth:in'"):
+        ports._connect(PortInfo("synth:in", "JACK", rtmidi.API_UNIX_JACK), "muse-studio")
