@@ -2,7 +2,7 @@
 a a' b a (the third phrase departs higher, the fourth brings the first back), an
 8-bar one a period whose answer moves on; a riff keeps its register.
 
-A random draw found "tense solo piano" playing one 2-bar cell seven times through a
+A random draw found "tense solo piano" (then read as cinematic) playing one 2-bar cell seven times through a
 16-bar theme (8 of 18 distinct 2-bar units).
 """
 
@@ -41,7 +41,7 @@ def _lead(heard: Heard) -> Part:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "prompt", ["tense solo piano, upright bass", "jazz rap, 88 BPM, D minor, flute"]
+    "prompt", ["tense cinematic, 80 BPM, D minor, piano", "jazz rap, 88 BPM, D minor, flute"]
 )
 def test_a_sixteen_bar_verse_departs_in_its_third_phrase_and_returns(prompt: str) -> None:
     heard = compose(prompt)
