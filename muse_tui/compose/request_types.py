@@ -25,6 +25,8 @@ class Scope:
     ("kick", "hats"), `number` one section of the kind (1-based, -1 the last: "verse 2",
     "the last chorus"), `bars` a bar range ("9-16", "first:8", "last:4"), and `said` the
     clause itself, in which a section's own name ("Head Out") is found on the song.
+    `everything` is the whole song said in so many words, which a mix edit takes as
+    every track rather than asking which.
     """
 
     role: str | None = None
@@ -36,6 +38,7 @@ class Scope:
     number: int | None = None
     bars: str | None = None
     said: str = field(default="", compare=False)
+    everything: bool = False  # "everything quieter", "louder overall": every track, said so
 
     @property
     def is_song(self) -> bool:

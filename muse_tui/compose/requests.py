@@ -54,7 +54,7 @@ def parse_request(text: str) -> ChangeRequest:
         if named.named:
             scope = named
         elif words.whole_song_pattern.search(clause.lower()):
-            scope = Scope()
+            scope = Scope(everything=True)
         edits += _clause_edits(clause, scope)
     edits = _deduplicated(edits)
     if edits:

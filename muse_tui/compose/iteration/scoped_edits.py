@@ -30,6 +30,7 @@ from .section_edits import sections_of
 RESTS = ("remove_track", "mute", "tacet")
 LOUDNESS = {"volume_up": 1.2, "volume_down": 0.8, "harder": 1.15, "softer_hits": 0.85}
 OCTAVES = {"octave_up": 12, "octave_down": -12}
+LENGTHS = ("longer_notes", "shorter_notes")
 DRUM_ROLES = ("drums", "percussion")
 #: A note played this early (in beats) belongs to the bar it leads into.
 EARLY = 1 / 32
@@ -41,30 +42,53 @@ UNNOTED = (
 
 
 def handles(edit: Edit) -> bool:
-    if edit.operation in OCTAVES:
+    if edit.operation in OCTAVES or edit.operation in LENGTHS:
         return True
     narrow = edit.scope.voice is not None or edit.scope.bars is not None
     narrow = narrow or edit.scope.number is not None
+    if edit.operation in LOUDNESS and edit.scope.section is not None:
+        return True  # "drums quieter in the verses": the verses' notes, not the track's fader
     if edit.operation in RESTS or edit.operation in LOUDNESS:
         return narrow
-    return edit.operation == "double_time" and edit.scope.voice is not None
+    return edit.operation in ("double_time", "simpler") and edit.scope.voice is not None
 
 
 def resolve(song: SongState, edit: Edit) -> Edit:
-    """The edit with a section named by its own name ("Head Out") read as kind and number."""
+    """The edit with what the clause names on this song read into its scope.
+
+    A track named by its own name or instrument ("the choir", "the Rhodes") is that
+    track, whatever role the word has elsewhere; a section named by its own name
+    ("Head Out", "Groove 2") is that section.
+    """
     scope = edit.scope
-    if not scope.said or scope.bars is not None:
+    if not scope.said:
         return edit
-    sections = sections_of(song)
-    for index, section in sorted(enumerate(sections), key=lambda s: -len(s[1].name)):
-        name = re.escape(section.name.lower()).replace(r"\ ", r"[\s-]+")
-        if re.search(rf"(?<![\w-]){name}(?![\w-])", scope.said):
-            if section.name.lower() == section.kind.replace("_", "-") and scope.number is None:
-                return edit  # "the drop" names the kind, every drop of the song
-            same = [i for i, s in enumerate(sections) if s.kind == section.kind]
-            number = same.index(index) + 1
-            return replace(edit, scope=replace(scope, section=section.kind, number=number))
-    return edit
+    if scope.voice is None and scope.track is None and (track := _track_named(song, scope.said)):
+        scope = replace(scope, role=song.tracks[track].role, track=track + 1, harmony=False)
+    if scope.bars is None and scope.number is None:
+        sections = sections_of(song)
+        for index, section in sorted(enumerate(sections), key=lambda s: -len(s[1].name)):
+            name = re.escape(section.name.lower()).replace(r"\ ", r"[\s-]+")
+            if re.search(rf"(?<![\w-]){name}(?![\w-])", scope.said):
+                same = [i for i, s in enumerate(sections) if s.kind == section.kind]
+                if len(same) > 1:  # the only drop is every drop: the kind's own edits do it
+                    scope = replace(scope, section=section.kind, number=same.index(index) + 1)
+                break
+    return edit if scope == edit.scope else replace(edit, scope=scope)
+
+
+def _track_named(song: SongState, said: str) -> int | None:
+    """The one track whose name or instrument the clause says, longest words first."""
+    found: dict[int, int] = {}
+    for index, track in enumerate(song.tracks):
+        for word in {track.name.lower(), (track.instrument or "").lower()} - {""}:
+            if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", said):
+                found[index] = max(found.get(index, 0), len(word))
+    if not found:
+        return None
+    longest = max(found.values())
+    best = [i for i, n in found.items() if n == longest]
+    return best[0] if len(best) == 1 else None
 
 
 def spans(song: SongState, scope: Scope) -> list[tuple[float, float]] | None:
@@ -171,6 +195,10 @@ def apply(revision: Revision, edit: Edit) -> Revision:
             update={"velocity": max(1, min(127, round(n.velocity * factor)))}
         )
         done = "Louder:" if factor > 1 else "Softer:"
+    elif op == "simpler":
+        return _thinned(revision, aimed, edit)
+    elif op in LENGTHS:
+        return _lengths(revision, aimed, edit)
     else:
         return _doubled(revision, aimed, edit)
     tracks, touched = _changed(song, aimed, change)
@@ -266,6 +294,79 @@ def _doubled(revision: Revision, aimed: Mask, edit: Edit) -> Revision:
     return revision
 
 
+def _thinned(revision: Revision, aimed: Mask, edit: Edit) -> Revision:
+    """Fewer strokes of one voice: those off the beat go, or every other one when all are on it."""
+    song = revision.song
+    beat_of = {
+        id(n): r.start_beat + n.start_beat for t in song.tracks for r in t.regions for n in r.notes
+    }
+    strokes = [
+        n for t in song.tracks for r in t.regions for n in r.notes
+        if aimed.holds(t.id, n.pitch, r.start_beat + n.start_beat)
+    ]  # fmt: skip
+    off = {id(n) for n in strokes if abs(beat_of[id(n)] - round(beat_of[id(n)])) > EARLY}
+    if not off or len(off) == len(strokes):
+        ordered = sorted(strokes, key=lambda n: beat_of[id(n)])
+        off = {id(n) for n in ordered[1::2]}
+    tracks, touched = _changed(song, aimed, lambda n: None if id(n) in off else n)
+    if not off:
+        raise EditError(f"{_what(song, edit, aimed)} plays no notes there.")
+    revision.song = song.model_copy(update={"tracks": tracks})
+    for track_id in touched:
+        revision.touch(track_label(revision.song, track_id), "cheap")
+    revision.sentences.append(
+        f"Fewer strokes: {_what(song, edit, aimed)} {_where(song, edit.scope)}."
+    )
+    return revision
+
+
+def _lengths(revision: Revision, aimed: Mask, edit: Edit) -> Revision:
+    """Longer notes held up to the next onset (a bar at most); shorter ones at half length."""
+    song = revision.song
+    if edit.scope.role is None and edit.scope.track is None:
+        raise EditError("say which part, e.g. “longer notes in the melody”.")
+    onsets: dict[str, list[float]] = {}
+    for track in song.tracks:
+        found = {r.start_beat + n.start_beat for r in track.regions for n in r.notes}
+        onsets[track.id] = sorted(found)
+    longer = edit.operation == "longer_notes"
+    limit = float(song.beats_per_bar)
+
+    def held(note: Note, start: float, track_id: str) -> Note:
+        if not longer:
+            return note.model_copy(update={"duration_beats": max(0.05, note.duration_beats / 2)})
+        later = [b for b in onsets[track_id] if b > start + EARLY]
+        room = (later[0] - start if later else limit) * 0.95
+        return note.model_copy(
+            update={"duration_beats": max(note.duration_beats, min(room, limit))}
+        )
+
+    tracks, touched = [], []
+    for track in song.tracks:
+        if track.id not in aimed.tracks:
+            tracks.append(track)
+            continue
+        regions = []
+        for region in track.regions:
+            notes = [
+                held(n, region.start_beat + n.start_beat, track.id)
+                if aimed.holds(track.id, n.pitch, region.start_beat + n.start_beat)
+                else n
+                for n in region.notes
+            ]
+            regions.append(region.model_copy(update={"notes": notes}))
+        tracks.append(track.model_copy(update={"regions": regions}))
+        touched.append(track.id)
+    revision.song = song.model_copy(update={"tracks": tracks})
+    for track_id in touched:
+        revision.touch(track_label(revision.song, track_id), "cheap")
+    word = "Longer" if longer else "Shorter"
+    revision.sentences.append(
+        f"{word} notes: {_what(song, edit, aimed)} {_where(song, edit.scope)}."
+    )
+    return revision
+
+
 def _last_gap(notes: Sequence[Note]) -> float:
     if len(notes) < 2:
         return 0.0
@@ -291,14 +392,14 @@ def _where(song: SongState, scope: Scope) -> str:
 
 
 def confine(before: SongState, after: SongState, edits: Sequence[Edit]) -> SongState:
-    """`after` with every note outside the request's narrow scopes as it was in `before`.
+    """`after` with every note outside the request's scopes as it was in `before`.
 
-    Only when every edit of the request that touches notes has a narrow scope
-    (a voice, one section of a kind, a bar range): then a family that wrote a
-    whole part again ("simpler in verse 2") changes verse 2 alone.
+    Only when every edit of the request that touches notes names where (a voice,
+    sections, a bar range): then a family that wrote a whole part again ("simpler
+    in verse 2", "sevenths in the bridge") changes verse 2 or the bridge alone.
     """
     noted = [e for e in edits if e.operation not in UNNOTED]
-    if not noted or not all(e.scope.narrow for e in noted):
+    if not noted or not all(e.scope.narrow or e.scope.section is not None for e in noted):
         return after
     masks = []
     for edit in noted:

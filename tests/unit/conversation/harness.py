@@ -405,7 +405,7 @@ def _track_set(seen: Seen, change: str) -> None:
 
 def _section_notes(notes: list[Note], start: float, end: float) -> Counter:
     return Counter(
-        (round(n[0] - start, 4), *n[1:]) for n in notes if start - 1e-6 <= n[0] < end - 1e-6
+        (round(n[0] - start, 2), *n[1:]) for n in notes if start - EARLY <= n[0] < end - EARLY
     )
 
 
