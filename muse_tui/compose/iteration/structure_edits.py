@@ -183,11 +183,13 @@ def _sized(text: str, section: str, count: str) -> SectionEdit | None:
     """'make the intro 4 bars', 'the drop should be 32 bars', 'make the bridge twice as long'."""
     multiples = {"twice": 2.0, "two times": 2.0, "three times": 3.0, "half": 0.5}
     times = "|".join(multiples)
+    not_by = r"(?!\s+(?:longer|shorter|more|less)\b)"  # "8 bars longer" is by how much
     found = re.search(
-        rf"\b(?:make|have|set)\s+(?P<what>{section})\s+(?:(?P<n>\d{{1,3}}|{count})\s+bars?"
-        rf"(?:\s+long)?|(?P<times>{times})\s+(?:as\s+long|the\s+length))\b"
+        rf"\b(?:make|have|set)\s+(?P<what>{section})(?:\s+(?P<name>(?!bars?\b|twice\b|half\b|two\b"
+        rf"|three\b)[a-z]+))?\s+(?:(?P<n>\d{{1,3}}|{count})\s+bars?"
+        rf"(?:\s+long)?|(?P<times>{times})\s+(?:as\s+long|the\s+length))\b{not_by}"
         rf"|^(?P<what2>{section})\s+(?:should|could|needs to)\s+be\s+(?P<n2>\d{{1,3}}|{count})"
-        rf"\s+bars?\b",
+        rf"\s+bars?\b{not_by}",
         text,
     )
     if found is None:
@@ -195,6 +197,8 @@ def _sized(text: str, section: str, count: str) -> SectionEdit | None:
     target = read_position(found.group("what") or found.group("what2"))
     if target is None or target.section is None:
         return None
+    if name := found.group("name"):  # "the head out": a section's own name, kind and word
+        target = target.model_copy(update={"section": f"{target.section} {name}"})
     said = found.group("n") or found.group("n2")
     return SectionEdit(
         action="extend",
