@@ -40,7 +40,8 @@ R = TypeVar("R", bound=Revision)
 def apply_edit(revision: R, edit: Edit) -> R:
     """The revision with one edit's direct change made, its triggers and cost noted."""
     edit = scoped_edits.resolve(revision.song, edit)
-    if (edit.scope.narrow or edit.scope.section) and edit.operation not in scoped_edits.UNNOTED:
+    own_words = (*scoped_edits.UNNOTED, "meter")  # a meter edit names what the song has itself
+    if (edit.scope.narrow or edit.scope.section) and edit.operation not in own_words:
         scoped_edits.spans(revision.song, edit.scope)  # a scope the song lacks is asked back
     if edit.scope.track is not None and edit.scope.role is None:
         # "track 2 simpler": the families that remake a role's part hear the track's role.

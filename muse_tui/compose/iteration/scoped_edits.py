@@ -401,6 +401,8 @@ def confine(before: SongState, after: SongState, edits: Sequence[Edit]) -> SongS
     noted = [e for e in edits if e.operation not in UNNOTED]
     if not noted or not all(e.scope.narrow or e.scope.section is not None for e in noted):
         return after
+    if any(e.operation == "build" or e.value == "before" for e in noted):
+        return after  # "a build into the chorus" plays in the bars before the chorus
     masks = []
     for edit in noted:
         scope = edit.scope

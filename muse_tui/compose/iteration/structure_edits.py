@@ -375,8 +375,10 @@ def _renamed(sections: Sequence[Section]) -> list[Section]:
     renamed = []
     for section in sections:
         title = section.kind.replace("_", "-").title()
-        same = [s for s in sections if s.kind == section.kind]
-        if not re.fullmatch(rf"{re.escape(title)}(?: \d+)?", section.name):
+        plain = rf"{re.escape(title)}(?: \d+)?"
+        # a custom name ("Head Out") is kept and not counted: "Head" beside it stays "Head"
+        same = [s for s in sections if s.kind == section.kind and re.fullmatch(plain, s.name)]
+        if not re.fullmatch(plain, section.name):
             renamed.append(section)
             continue
         number = next(i for i, s in enumerate(same, 1) if s is section)
