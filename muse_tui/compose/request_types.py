@@ -19,21 +19,45 @@ RequestKind = Literal[
 @dataclass(frozen=True)
 class Scope:
     """Where an edit lands: a track role, a section kind, a chord (0-based, -1 last), harmony;
-    `track` is a track named by its number ("track 2", 1-based), resolved on the song."""
+    `track` is a track named by its number ("track 2", 1-based), resolved on the song.
+
+    A scope may be narrower than a role and a section kind: `voice` is one drum voice
+    ("kick", "hats"), `number` one section of the kind (1-based, -1 the last: "verse 2",
+    "the last chorus"), `bars` a bar range ("9-16", "first:8", "last:4"), and `said` the
+    clause itself, in which a section's own name ("Head Out") is found on the song.
+    `everything` is the whole song said in so many words, which a mix edit takes as
+    every track rather than asking which.
+    """
 
     role: str | None = None
     section: str | None = None
     chord: int | None = None
     harmony: bool = False
     track: int | None = None
+    voice: str | None = None
+    number: int | None = None
+    bars: str | None = None
+    said: str = field(default="", compare=False)
+    everything: bool = False  # "everything quieter", "louder overall": every track, said so
 
     @property
     def is_song(self) -> bool:
-        return self.role is None and self.track is None and self.chord is None and not self.harmony
+        return (
+            self.role is None
+            and self.track is None
+            and self.chord is None
+            and not self.harmony
+            and self.voice is None
+        )
 
     @property
     def named(self) -> bool:
-        return not self.is_song or self.section is not None
+        return not self.is_song or self.section is not None or self.bars is not None
+
+    @property
+    def narrow(self) -> bool:
+        """Whether the scope names less than a whole part in every section of a kind."""
+        return self.voice is not None or self.number is not None or self.bars is not None
 
 
 @dataclass(frozen=True)

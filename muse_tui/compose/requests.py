@@ -54,7 +54,7 @@ def parse_request(text: str) -> ChangeRequest:
         if named.named:
             scope = named
         elif words.whole_song_pattern.search(clause.lower()):
-            scope = Scope()
+            scope = Scope(everything=True)
         edits += _clause_edits(clause, scope)
     edits = _deduplicated(edits)
     if edits:
@@ -157,7 +157,12 @@ def _transposition(lower: str) -> float | None:
 
 
 def _tempo_change(lower: str) -> float | None:
-    """A relative tempo change as a factor: 'a bit slower' 0.95, 'faster' 1.1."""
+    """A relative tempo change as a factor: 'a bit slower' 0.95, 'faster' 1.1.
+
+    "Faster chord changes" or "faster hats" are about a part, not the tempo (`notTempo`).
+    """
+    if re.search(edit_words().not_tempo, lower):
+        return None
     up = re.search(r"\b(faster|speed (it )?up|quicker|more uptempo|too slow)\b", lower)
     down = re.search(r"\b(slower|slow (it )?down|too fast|more laid.back tempo)\b", lower)
     if not (up or down) or (up and down):
@@ -183,7 +188,9 @@ def _clause_scope(clause: str) -> Scope:
             kind
             for word, kind in words.section_words.items()
             if re.search(
-                rf"\bthe (\w+ )?{word}\b" if word in words.section_verbs else rf"\b{word}\b",
+                rf"\bthe (\w+ )?{word}\b|\b{word} \d{{1,2}}\b(?! ?bars?)"
+                if word in words.section_verbs
+                else rf"\b{word}\b",
                 clause,
             )
         ),
@@ -194,6 +201,9 @@ def _clause_scope(clause: str) -> Scope:
     role = roles[0][0] if roles else None
     if roles and roles[0][1] == "chords" and not _track_words(clause):
         role, harmony = None, True  # "the chords" are the harmony unless a chord track is named
+    voice = _voice(clause)
+    if voice is not None and role in (None, "drums", "percussion"):
+        role = "drums"  # "kick louder" is the kit's kick, not the kit
     track = re.search(r"\btrack\s*#?(\d{1,2})\b", clause)
     return Scope(
         role=role,
@@ -201,7 +211,56 @@ def _clause_scope(clause: str) -> Scope:
         chord=chord,
         harmony=harmony,
         track=int(track.group(1)) if track else None,
+        voice=voice,
+        number=_section_number(clause, section) if section else None,
+        bars=_bar_span(clause),
+        said=clause,
     )
+
+
+def _voice(clause: str) -> str | None:
+    """The drum voice a clause names ("the kick", "open hats"), the longest words first."""
+    words = edit_words().drum_voices
+    for phrase in sorted(words, key=len, reverse=True):
+        if re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", clause):
+            return words[phrase]
+    return None
+
+
+def _section_number(clause: str, kind: str) -> int | None:
+    """Which section of the kind a clause names: "verse 2" 2, "the last chorus" -1, else None."""
+    words = edit_words()
+    said = "|".join(re.escape(w) for w, k in words.section_words.items() if k == kind)
+    ordinals = "|".join(sorted(words.ordinals, key=len, reverse=True))
+    found = re.search(
+        rf"\b(?:(?P<ord>{ordinals}|\d{{1,2}}(?:st|nd|rd|th)) )?(?:{said})"
+        rf"(?: (?P<num>\d{{1,2}})(?! ?(?:bars?|measures?)\b))?\b",
+        clause,
+    )
+    if found is None:
+        return None
+    if found.group("num"):
+        return max(1, int(found.group("num")))
+    if said_ordinal := found.group("ord"):
+        if digits := re.match(r"\d+", said_ordinal):
+            return max(1, int(digits.group()))
+        return words.ordinals[said_ordinal]
+    return None
+
+
+def _bar_span(clause: str) -> str | None:
+    """A bar range a clause names: "9-16" (1-based, inclusive), "first:8" or "last:4"."""
+    words = edit_words()
+    for pattern in words.span_patterns:
+        if found := pattern.search(clause):
+            groups = found.groupdict()
+            if groups.get("first"):
+                return f"{groups['first']}-{groups['last']}"
+            count = groups["count"]
+            number = int(count) if count.isdigit() else words.number_words[count]
+            edge = "first" if groups["edge"] in ("first", "opening") else "last"
+            return f"{edge}:{number}"
+    return None
 
 
 def _track_words(clause: str) -> bool:

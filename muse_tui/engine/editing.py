@@ -20,6 +20,7 @@ from muse_tui.compose.iteration.revision import (
     component_labels,
     listed,
 )
+from muse_tui.compose.iteration.scoped_edits import confine, resolve
 from muse_tui.compose.iteration.vague import vague_answer
 from muse_tui.compose.requests import ChangeRequest
 from muse_tui.compose.seeding import derive_rng
@@ -101,6 +102,8 @@ async def modify(
             summary="Left as it was.",
         )
     regenerate(draft, targets)
+    resolved = [resolve(pipeline.song_state, e) for e in request.edits]
+    draft.song = confine(pipeline.song_state, draft.song, resolved)  # nothing outside the scope
     changes = song_changes(pipeline.song_state, draft.song)
     changes += intent_changes(pipeline.intent, draft.intent)
     if not changes:

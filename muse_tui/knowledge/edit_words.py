@@ -29,7 +29,8 @@ Operation = Literal[
     "volume_up", "volume_down", "pan", "mute", "unmute", "chord", "freeze", "unfreeze",
     "harder", "softer_hits", "hat_rolls", "slides", "half_time", "double_time", "fills", "build",
     "tacet", "more_energy", "less_energy", "sevenths", "jazzier", "sadder", "happier",
-    "add_track", "remove_track", "swap_instrument", "expression",
+    "add_track", "remove_track", "swap_instrument", "expression", "octave_up", "octave_down",
+    "longer_notes", "shorter_notes",
 ]  # fmt: skip
 
 
@@ -48,6 +49,19 @@ class EditWords(Contract):
     role_words: dict[str, TrackRole] = Field(description="part words → track roles")
     section_words: dict[str, SectionKind]
     effect_words: dict[str, str] = Field(description="effect words → effect kinds")
+    drum_voices: dict[str, str] = Field(
+        default_factory=dict, description="drum-voice words → voices of voicePitches"
+    )
+    voice_pitches: dict[str, list[int]] = Field(
+        default_factory=dict, description="a drum voice's General MIDI notes"
+    )
+    not_tempo: str = Field(
+        default=r"(?!)", description="a speed word about a part, not the tempo: 'faster hats'"
+    )
+    bar_spans: list[str] = Field(
+        default_factory=list,
+        description="bar ranges: groups first/last (1-based, inclusive) or edge and count",
+    )
     sound_words: list[str] = Field(min_length=1, description="catalog tags a preset edit uses")
     comparatives: list[str] = Field(min_length=1, description="words that ask for a change")
     ordinals: dict[str, int]
@@ -70,7 +84,18 @@ class EditWords(Contract):
             _compiles(pattern)
         return value
 
-    @field_validator("praise", "question", "change_words", "whole_song", "swap_words", "add_words")
+    @field_validator("bar_spans")
+    @classmethod
+    def _span_patterns(cls, value: list[str]) -> list[str]:
+        for pattern in value:
+            groups = re.compile(_compiles(pattern)).groupindex
+            if not ({"first", "last"} <= set(groups) or {"edge", "count"} <= set(groups)):
+                raise ValueError(f"{pattern!r} names neither first/last nor edge/count")
+        return value
+
+    @field_validator(
+        "praise", "question", "not_tempo", "change_words", "whole_song", "swap_words", "add_words"
+    )
     @classmethod
     def _pattern(cls, value: str) -> str:
         return _compiles(value)
@@ -98,6 +123,17 @@ class EditWords(Contract):
     @cached_property
     def add_pattern(self) -> re.Pattern[str]:
         return re.compile(self.add_words)
+
+    @cached_property
+    def span_patterns(self) -> list[re.Pattern[str]]:
+        return [re.compile(p) for p in self.bar_spans]
+
+    @model_validator(mode="after")
+    def _voices_have_pitches(self) -> EditWords:
+        unknown = sorted(set(self.drum_voices.values()) - set(self.voice_pitches))
+        if unknown:
+            raise ValueError(f"drumVoices name voices with no voicePitches: {unknown}")
+        return self
 
     @model_validator(mode="after")
     def _verbs_are_section_words(self) -> EditWords:

@@ -60,6 +60,6 @@ async def test_requests_that_cannot_be_done_say_why(session: Session) -> None:
 
     assert keys.summary == "ghost notes suit the drums and the bass."
     assert kazoo.status == "no_change" and kazoo.summary.startswith("say which part to turn up")
-    assert nowhere.summary == "there is no bridge in this song."
+    assert nowhere.summary.startswith("There is no bridge in this song; it has Intro (bars 1–8)")
     assert same.summary == "the song is already in Eb minor."
     assert all(r.song_state.history == [] for r in (keys, kazoo, nowhere, same))

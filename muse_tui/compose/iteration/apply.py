@@ -13,6 +13,7 @@ from . import (
     mix_edits,
     part_edits,
     placed_harmony,
+    scoped_edits,
     song_edits,
     sound_edits,
     structure_edits,
@@ -22,6 +23,7 @@ from .revision import EditError, Revision, numbered
 
 # A darker *chord* is harmony, a darker *mix* is tone: harmony is asked first.
 FAMILIES = (
+    scoped_edits,
     structure_edits,
     placed_harmony,
     chord_edits,
@@ -37,6 +39,10 @@ R = TypeVar("R", bound=Revision)
 
 def apply_edit(revision: R, edit: Edit) -> R:
     """The revision with one edit's direct change made, its triggers and cost noted."""
+    edit = scoped_edits.resolve(revision.song, edit)
+    own_words = (*scoped_edits.UNNOTED, "meter")  # a meter edit names what the song has itself
+    if (edit.scope.narrow or edit.scope.section) and edit.operation not in own_words:
+        scoped_edits.spans(revision.song, edit.scope)  # a scope the song lacks is asked back
     if edit.scope.track is not None and edit.scope.role is None:
         # "track 2 simpler": the families that remake a role's part hear the track's role.
         track = revision.song.tracks[numbered(revision.song, edit.scope.track)]

@@ -40,7 +40,10 @@ def apply(revision: Revision, edit: Edit) -> Revision:
 def _mix(revision: Revision, edit: Edit) -> None:
     op = edit.operation
     verb = VERBS[op]
-    indices = tracks_for(revision.song, edit.scope.role, needed=verb, track=edit.scope.track)
+    said_all = edit.scope.everything and op in ("volume_up", "volume_down")
+    indices = tracks_for(
+        revision.song, edit.scope.role, needed="" if said_all else verb, track=edit.scope.track
+    )
     song = revision.song
     tracks = list(song.tracks)
     for i in indices:

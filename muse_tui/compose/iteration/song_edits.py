@@ -17,7 +17,7 @@ from muse_tui.theory import parse_key
 
 from . import chord_edits
 from .chord_edits import transposed
-from .revision import EditError, Revision, listed
+from .revision import EditError, Revision, listed, track_label
 
 OPERATIONS = ("key", "transpose", "mode", "tempo", "tempo_by", "meter", "genre")
 #: Mood words: the mode they move to, from which modes, and the harmony edit otherwise.
@@ -100,11 +100,41 @@ def _key(revision: Revision, edit: Edit) -> None:
         revision.song = revision.song.model_copy(update={"progression": moved})
         revision.handled.add("progression")
         revision.touch("progression", "expensive")
-    revision.triggers += [("key", None), ("scale", None)]
+        _transpose_parts(revision, new.tonic_pc - old.tonic_pc)
+    else:
+        revision.triggers += [("key", None), ("scale", None)]
     revision.cost = "expensive"
     revision.expensive_subject = "changing the key"
     revision.aim("key", "key", "replace", key=f"{new.tonic} {new.mode}")
     revision.sentences.append(f"Moved the song to {new.tonic} {new.mode}.")
+
+
+def _transpose_parts(revision: Revision, semitones: int) -> None:
+    """Every pitched part moved by the progression's interval: a key change rewrites no note.
+
+    The drums stay; a part whose notes would leave the MIDI range moves the other way.
+    """
+    shift = semitones % 12
+    shift = shift - 12 if shift > 6 else shift
+    tracks = []
+    for track in revision.song.tracks:
+        if track.role in ("drums", "percussion") or not track.regions:
+            tracks.append(track)
+            continue
+        pitches = [n.pitch for r in track.regions for n in r.notes]
+        step = shift
+        if pitches and not (min(pitches) + step >= 0 and max(pitches) + step <= 127):
+            step = shift - 12 if shift > 0 else shift + 12
+        regions = [
+            r.model_copy(
+                update={"notes": [n.model_copy(update={"pitch": n.pitch + step}) for n in r.notes]}
+            )
+            for r in track.regions
+        ]
+        tracks.append(track.model_copy(update={"regions": regions}))
+        revision.touch(track_label(revision.song, track.id), "moderate")
+    revision.song = revision.song.model_copy(update={"tracks": tracks})
+    revision.handled.update(("bass", "chords", "lead"))
 
 
 def _tempo(revision: Revision, edit: Edit) -> None:

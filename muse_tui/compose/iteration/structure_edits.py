@@ -56,6 +56,8 @@ class SectionEdit(Edit):
     place: Position | None = None  # where a new, moved or repeated section goes
     kind: str | None = None  # the kind of a new section
     bars: int | None = None  # its length, or how many bars to add or take away
+    length: int | None = None  # a resized section's length as asked ("make the intro 4 bars")
+    times: float | None = None  # or as a multiple of what it is ("twice as long")
     scope: Scope = field(default_factory=Scope)
 
 
@@ -142,6 +144,8 @@ def _resized(text: str, kinds: str, count: str) -> SectionEdit | None:
     chorus" is a part edit, and is left to the clause reader.
     """
     section = rf"(?:the\s+)?(?:\w+\s+)?(?:{kinds})(?:\s+\d{{1,2}})?"
+    if sized := _sized(text, section, count):
+        return sized
     amount = rf"(?:a (?:bit|little|lot) |much |(?:{count}) bars? )?"
     said = (
         rf"\b(?P<verb>extend|lengthen|stretch|shorten|trim)(?:\s+out)?\s+{section}"
@@ -172,6 +176,35 @@ def _resized(text: str, kinds: str, count: str) -> SectionEdit | None:
         action=action,
         target=target.model_copy(update={"relation": "at", "offset_bars": 0}),
         bars=_number(by.group(1) or by.group(2)) if by else None,
+    )
+
+
+def _sized(text: str, section: str, count: str) -> SectionEdit | None:
+    """'make the intro 4 bars', 'the drop should be 32 bars', 'make the bridge twice as long'."""
+    multiples = {"twice": 2.0, "two times": 2.0, "three times": 3.0, "half": 0.5}
+    times = "|".join(multiples)
+    not_by = r"(?!\s+(?:longer|shorter|more|less)\b)"  # "8 bars longer" is by how much
+    found = re.search(
+        rf"\b(?:make|have|set)\s+(?P<what>{section})(?:\s+(?P<name>(?!bars?\b|twice\b|half\b|two\b"
+        rf"|three\b)[a-z]+))?\s+(?:(?P<n>\d{{1,3}}|{count})\s+bars?"
+        rf"(?:\s+long)?|(?P<times>{times})\s+(?:as\s+long|the\s+length))\b{not_by}"
+        rf"|^(?P<what2>{section})\s+(?:should|could|needs to)\s+be\s+(?P<n2>\d{{1,3}}|{count})"
+        rf"\s+bars?\b{not_by}",
+        text,
+    )
+    if found is None:
+        return None
+    target = read_position(found.group("what") or found.group("what2"))
+    if target is None or target.section is None:
+        return None
+    if name := found.group("name"):  # "the head out": a section's own name, kind and word
+        target = target.model_copy(update={"section": f"{target.section} {name}"})
+    said = found.group("n") or found.group("n2")
+    return SectionEdit(
+        action="extend",
+        target=target.model_copy(update={"relation": "at", "offset_bars": 0}),
+        length=_number(said) if said else None,
+        times=multiples[found.group("times")] if found.group("times") else None,
     )
 
 
@@ -307,6 +340,11 @@ def _boundary(song: SongState, place: Position) -> int:
 
 def _resize(section: Section, edit: SectionEdit) -> int:
     """The section's new length: a phrase more or less, or the bars asked for."""
+    if edit.length is not None or edit.times is not None:
+        bars = edit.length if edit.length is not None else round(section.bars * (edit.times or 1))
+        if bars < 1 or bars == section.bars:
+            raise EditError(f"{section.name} is {section.bars} bars already.")
+        return bars
     if edit.action == "extend":
         return section.bars + (edit.bars or PHRASE_BARS)
     step = edit.bars or (PHRASE_BARS if section.bars > PHRASE_BARS else section.bars // 2)
@@ -337,8 +375,10 @@ def _renamed(sections: Sequence[Section]) -> list[Section]:
     renamed = []
     for section in sections:
         title = section.kind.replace("_", "-").title()
-        same = [s for s in sections if s.kind == section.kind]
-        if not re.fullmatch(rf"{re.escape(title)}(?: \d+)?", section.name):
+        plain = rf"{re.escape(title)}(?: \d+)?"
+        # a custom name ("Head Out") is kept and not counted: "Head" beside it stays "Head"
+        same = [s for s in sections if s.kind == section.kind and re.fullmatch(plain, s.name)]
+        if not re.fullmatch(plain, section.name):
             renamed.append(section)
             continue
         number = next(i for i, s in enumerate(same, 1) if s is section)
