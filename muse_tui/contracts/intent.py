@@ -86,7 +86,8 @@ ArrangementTemplateName = Literal[
     "k_pop",
     "cinematic",
     "generic_fallback",
-    "reggae",  # last: alternatives pick forms by their place in this list
+    "reggae",  # alternatives pick forms by their place in this list: new forms go last
+    "blues",
 ]
 #: The BPMs a song may be composed with; every tempo edit stays within them too.
 TEMPO_LIMITS: tuple[float, float] = (40.0, 300.0)

@@ -37,7 +37,9 @@ SectionKind = Literal[
     "outro",
 ]
 Transition = Literal["none", "build", "drop", "cut", "fade", "filter_sweep"]
-ChordPlan = Literal["loop", "vary", "subset"]
+#: `tail` plays the progression's last bars (a blues intro "from the V", a jazz tag on the
+#: turnaround).
+ChordPlan = Literal["loop", "vary", "subset", "tail"]
 HarmonicFunction = Literal[
     "tonic", "predominant", "dominant", "secondary_dominant", "borrowed", "chromatic", "passing"
 ]

@@ -27,6 +27,11 @@ from muse_tui.knowledge.table import skill_table
 TEMPLATES_FILE = "harmony/arrangement-templates.json"
 FALLBACK_TEMPLATE: ArrangementTemplateName = "generic_fallback"
 
+#: The longest section a form grows to; longer songs get more sections instead.
+MAX_SECTION_BARS = 16
+#: The longest chorus of a whole form (the 32-bar AABA).
+WHOLE_FORM_BARS = 32
+
 RoleGroup = Literal["rhythm", "low", "harmony", "top"]
 #: What a section's `play` list may name: everyone, a group, or one role.
 PlayToken = Literal["all", "rhythm", "low", "harmony", "top", TrackRole]
@@ -41,7 +46,11 @@ class SectionTemplate(Contract):
 
     kind: SectionKind
     name: str = Field(min_length=1)
-    bars: int = Field(ge=4, le=16, description="a longer song repeats sections instead")
+    bars: int = Field(
+        ge=4,
+        le=WHOLE_FORM_BARS,
+        description="at most 16 (a longer song repeats sections instead), but for a whole form",
+    )
     alt_bars: list[int] = Field(
         default_factory=list, description="other lengths a seed may pick instead of `bars`"
     )
@@ -57,6 +66,18 @@ class SectionTemplate(Contract):
         description="plays this kind's harmony, not its own kind's (a lo-fi B loop answers "
         "the A loop as a verse answers a chorus)",
     )
+    whole_form: bool = Field(
+        default=False,
+        description="one chorus of the song's form (a jazz head, a blues chorus): as long as "
+        "the progression when that is a form of 8 bars or more; a song is fitted by adding or "
+        "dropping whole choruses, not by stretching them",
+    )
+
+    @model_validator(mode="after")
+    def _only_a_form_passes_sixteen(self) -> SectionTemplate:
+        if self.bars > MAX_SECTION_BARS and not self.whole_form:
+            raise ValueError(f"bars: over {MAX_SECTION_BARS} only for a `wholeForm` chorus")
+        return self
 
     @field_validator("alt_bars")
     @classmethod

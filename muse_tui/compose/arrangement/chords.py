@@ -4,7 +4,9 @@
 the same but turns the last pass around on the progression's dominant (when it
 has one and the section holds at least two passes); `subset` cycles the first
 half of the progression, the sparser harmony of intros, builds and breaks (the
-second half when only that one holds the tonic: a sparse section still says home).
+second half when only that one holds the tonic: a sparse section still says home);
+`tail` cycles from where the progression's last bars begin, as many as the section has
+(a blues intro "from the V", a jazz tag on the turnaround).
 An outro, the end of the song, comes home: its last chord is the tonic.
 """
 
@@ -60,7 +62,9 @@ def chords_for_section(
     if own is not None:
         progression = own
     cycle = (
-        list(range(len(progression.chords))) if own is not None else _cycle(section, progression)
+        list(range(len(progression.chords)))
+        if own is not None
+        else _cycle(section, progression, section.bars * beats_per_bar)
     )
     if start is None:
         start = section.start_bar * beats_per_bar
@@ -115,16 +119,20 @@ def chord_map(
     }
 
 
-def _cycle(section: Section, progression: EnrichedProgression) -> list[int]:
+def _cycle(section: Section, progression: EnrichedProgression, section_beats: float) -> list[int]:
     """The indices one pass of this section's plan walks through."""
     indices = list(range(len(progression.chords)))
-    if section.chord_plan != "subset":
+    if section.chord_plan not in ("subset", "tail"):
         return indices
-    half = progression.total_beats / 2
     offsets, beat = [], 0.0
     for chord in progression.chords:
         offsets.append(beat)
         beat += chord.beats
+    if section.chord_plan == "tail":
+        begin = progression.total_beats - min(section_beats, progression.total_beats)
+        first = next(i for i in reversed(indices) if offsets[i] <= begin + _EPSILON)
+        return indices[first:] + indices[:first]
+    half = progression.total_beats / 2
     first = [i for i in indices if offsets[i] < half - _EPSILON] or [0]
     second = [i for i in indices if i not in first]
     if second and not _holds_tonic(progression, first) and _holds_tonic(progression, second):

@@ -19,16 +19,12 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from muse_tui.compose.arrangement.choruses import fit_choruses, has_choruses, natural_target
+from muse_tui.compose.arrangement.scaling import MIN_SECTION_BARS, scale_bars
 from muse_tui.contracts.intent import DurationRange
 from muse_tui.contracts.song import ChordPlan, SectionKind, Transition
-from muse_tui.knowledge.arrangement import ArrangementTable, SectionTemplate
+from muse_tui.knowledge.arrangement import MAX_SECTION_BARS, ArrangementTable, SectionTemplate
 
-MIN_SECTION_BARS = 4
-#: The longest section a form grows to; longer songs get more sections instead.
-MAX_SECTION_BARS = 16
-#: Which sections grow past their own length first when a form is stretched: the body (2), the
-#: outro, the intro.
-_GROWS_FIRST = {"intro": 0, "outro": 1}
 #: How many times the core unit may be repeated to reach a long target.
 _MAX_EXTRA_UNITS = 32
 #: Where the song peaks: these play every role.
@@ -48,6 +44,7 @@ class SectionPlan:
     chord_plan: ChordPlan | None
     trim: int | None
     harmony_of: SectionKind | None = None
+    whole_form: bool = False
 
     @classmethod
     def from_template(cls, section: SectionTemplate, rng: random.Random) -> SectionPlan:
@@ -64,6 +61,7 @@ class SectionPlan:
             chord_plan=section.chord_plan,
             trim=section.trim,
             harmony_of=section.harmony_of,
+            whole_form=section.whole_form,
         )
 
 
@@ -174,6 +172,10 @@ def target_bars(
     if duration is None:
         return None
     low, high = duration.min, duration.max
+    if has_choruses(plans):
+        levels = _trim_levels(plans) + _grown_levels(plans, low)
+        if (whole := natural_target(levels, low, high)) is not None:
+            return whole
     lengths = [sum(p.bars for p in level) for level in _trim_levels(plans)]
     fitting = [t for t in lengths if low <= t <= high]
     if fitting:
@@ -256,6 +258,8 @@ def fit_form(
     if target is None:
         return list(plans)
     levels = _trim_levels(plans) + (_grown_levels(plans, target) if grow else [])
+    if has_choruses(plans) and (in_choruses := fit_choruses(levels, target)) is not None:
+        return in_choruses
     feasible = [
         level for level in levels if MIN_SECTION_BARS * len(level) <= target <= _room(level, target)
     ]
@@ -370,51 +374,3 @@ def _grain(bars: list[int], target: int, phrase_bars: int | None) -> int:
     """Eight-bar steps when the form or the progression thinks in eights and they fit, else four."""
     eights = phrase_bars == 8 or all(b % 8 == 0 for b in bars)
     return 8 if eights and 8 * len(bars) <= target else MIN_SECTION_BARS
-
-
-def _grow_tier(
-    kinds: Sequence[str] | None, bars: Sequence[int], index: int, units: int, grain: int
-) -> int:
-    """Which sections take a step first: the body, then an outro or intro past its own length."""
-    if kinds is None or units * grain <= bars[index]:
-        return 2
-    return _GROWS_FIRST.get(kinds[index], 2)
-
-
-def scale_bars(
-    bars: Sequence[int],
-    target: int,
-    grain: int = MIN_SECTION_BARS,
-    cap: int | None = None,
-    kinds: Sequence[str] | None = None,
-) -> list[int]:
-    """Scale lengths to sum to `target` in steps of `grain`, each at least one step.
-
-    No section grows past `cap` bars while another still has room. The remainder
-    (`target % grain`) goes to the longest section, so at most one section leaves
-    the grid. With the sections' `kinds`, a step that would take an intro or an outro
-    past its own length goes to the body first, then to the outro, then to the intro.
-    """
-    units = target // grain
-    if units < len(bars):
-        raise ValueError(f"{len(bars)} sections cannot fit in {target} bars")
-    most = max(1, cap // grain) if cap else units
-    total = sum(bars)
-    ideal = [b * units / total for b in bars]
-    count = [min(most, max(1, math.floor(x))) for x in ideal]
-    while sum(count) > units:
-        shrink = max(
-            (i for i in range(len(count)) if count[i] > 1), key=lambda i: count[i] - ideal[i]
-        )
-        count[shrink] -= 1
-    while sum(count) < units:
-        room = [i for i in range(len(count)) if count[i] < most] or list(range(len(count)))
-        grow = max(
-            room,
-            key=lambda i: (_grow_tier(kinds, bars, i, count[i] + 1, grain), ideal[i] - count[i]),
-        )
-        count[grow] += 1
-    lengths = [c * grain for c in count]
-    longest = max(range(len(lengths)), key=lambda i: lengths[i])
-    lengths[longest] += target - units * grain
-    return lengths

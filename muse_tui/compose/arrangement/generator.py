@@ -6,6 +6,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from muse_tui.compose.arrangement.activation import plan_activation
+from muse_tui.compose.arrangement.choruses import sized_to_form
 from muse_tui.compose.arrangement.energy import energy_arc
 from muse_tui.compose.arrangement.form import (
     PEAK_KINDS,
@@ -74,7 +75,8 @@ def arrange(
     else gets the generic ABAB form with `is_fallback` set. `bars` is met exactly;
     otherwise a `duration` range is met with a phrase-friendly length; otherwise the
     form keeps its natural length. A `progression` of eight bars keeps stretched
-    sections in whole eight-bar passes where the length allows.
+    sections in whole eight-bar passes where the length allows; a form's choruses
+    (`wholeForm`) play the whole progression once, a head or a blues chorus.
     """
     table = table or arrangement_table()
     name, template = table.template(template_name)
@@ -84,9 +86,11 @@ def arrange(
 
     hints = parse_structure_hints(structure_hints)
     form = loop_form(table.loop_form, template.sections) if hints.loop_based else template.sections
-    plans = apply_hints([SectionPlan.from_template(s, rng) for s in form], hints, table)
+    phrase_bars = _phrase_bars(progression, beats_per_bar)
+    plans = sized_to_form([SectionPlan.from_template(s, rng) for s in form], phrase_bars)
+    plans = apply_hints(plans, hints, table)
     target = target_bars(plans, bars, duration)
-    plans = fit_song(plans, target, hints, _phrase_bars(progression, beats_per_bar))
+    plans = fit_song(plans, target, hints, phrase_bars)
 
     energies = [_energy(plan, table, energy_bias) for plan in plans]
     active = plan_activation(
