@@ -156,6 +156,49 @@ class ArrangementTemplate(Contract):
         return sum(s.bars for s in self.sections)
 
 
+class AskedSection(Contract):
+    """A section an asked form adds where the template has none of its kind."""
+
+    name: str = Field(min_length=1)
+    bars: int = Field(ge=4, le=MAX_SECTION_BARS)
+    play: list[PlayToken] = Field(min_length=1)
+
+
+class AskedForms(Contract):
+    """How a form written in the prompt is read and built (see `about`)."""
+
+    about: str = ""
+    letters: dict[str, SectionKind] = Field(min_length=1)
+    words: dict[str, SectionKind] = Field(min_length=1)
+    numbers: dict[str, int] = Field(default_factory=dict)
+    song_forms: dict[str, list[str]] = Field(
+        default_factory=dict, description="letters as kinds; `a` the template's first, `peak`"
+    )
+    after_peak: list[SectionKind] = Field(
+        default_factory=list, description="kinds a count adds after a peak, not before the last"
+    )
+    sections: dict[SectionKind, AskedSection]
+    intervals: dict[str, int] = Field(default_factory=dict, description="semitones")
+    key_shift: int = Field(default=2, ge=1, le=11, description="a key change without interval")
+
+    @field_validator("sections")
+    @classmethod
+    def _every_kind(cls, value: dict[str, AskedSection]) -> dict[str, AskedSection]:
+        missing = [k for k in _SECTION_KINDS if k not in value]
+        if missing:
+            raise ValueError(f"missing section kinds: {', '.join(missing)}")
+        return value
+
+    @field_validator("song_forms")
+    @classmethod
+    def _letters_name_kinds(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        for form, letters in value.items():
+            wrong = [x for x in letters if x not in ("a", "peak", *_SECTION_KINDS)]
+            if wrong:
+                raise ValueError(f"{form}: {', '.join(wrong)} is not a, peak or a section kind")
+        return value
+
+
 class ArrangementTable(Contract):
     """Everything in the arrangement skill file."""
 
@@ -164,6 +207,7 @@ class ArrangementTable(Contract):
     role_groups: dict[RoleGroup, list[TrackRole]]
     mood_energy: dict[str, float] = Field(default_factory=dict)
     loop_form: list[SectionTemplate] = Field(min_length=2)
+    asked_form: AskedForms
     build_roll: BuildRoll
     templates: dict[ArrangementTemplateName, ArrangementTemplate]
 

@@ -7,14 +7,16 @@ half of the progression, the sparser harmony of intros, builds and breaks (the
 second half when only that one holds the tonic: a sparse section still says home);
 `tail` cycles from where the progression's last bars begin, as many as the section has
 (a blues intro "from the V", a jazz tag on the turnaround).
-An outro, the end of the song, comes home: its last chord is the tonic.
+An outro, the end of the song, comes home: its last chord is the tonic. A section past a
+key change (`key_shift`) plays its chords that many semitones up.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from muse_tui.compose.transposition import shifted_key, transposed_chord
 from muse_tui.contracts.song import (
     Arrangement,
     EnrichedProgression,
@@ -22,6 +24,7 @@ from muse_tui.contracts.song import (
     Section,
     SongState,
 )
+from muse_tui.theory.key import key_of
 
 _EPSILON = 1e-9
 #: A numeral on the first degree ("i9", "I65", "Imaj7"), not a secondary chord ("V7/ii").
@@ -83,6 +86,11 @@ def chords_for_section(
         placed = _turned_around(placed, cycle, progression, (end - start) / stretch)
     if own is None and section.kind == "outro":
         placed = _resolved(placed, progression)
+    if section.key_shift:
+        key = shifted_key(key_of(progression.key, progression.mode), section.key_shift)
+        placed = [
+            replace(p, chord=transposed_chord(p.chord, section.key_shift, key)) for p in placed
+        ]
     return placed
 
 

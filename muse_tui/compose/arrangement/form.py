@@ -195,15 +195,20 @@ def fit_song(
     target: int | None,
     hints: StructureHints,
     phrase_bars: int | None = None,
+    *,
+    grow: bool = True,
 ) -> list[SectionPlan]:
-    """Fit the form to `target` bars (or keep its length), placing the first peak if asked."""
+    """Fit the form to `target` bars (or keep its length), placing the first peak if asked.
+
+    `grow=False` keeps the sections as they are, stretched, never repeated (a form the
+    producer wrote out)."""
     if target is not None and target < MIN_SECTION_BARS:
         raise ValueError(f"a song needs at least {MIN_SECTION_BARS} bars, not {target}")
     fitted = None
     if hints.first_peak_bar is not None:
-        fitted = _place_first_peak(plans, hints, target, phrase_bars)
+        fitted = _place_first_peak(plans, hints, target, phrase_bars, grow)
     if fitted is None:
-        fitted = fit_form(plans, target, phrase_bars)
+        fitted = fit_form(plans, target, phrase_bars, grow=grow)
     # Numbers follow the order played: both halves of a placed peak grew (two of one name),
     # or a trim took a middle section ("Chorus 1, Dub Break, Chorus 3").
     if len({p.name for p in fitted}) < len(fitted) or _numbers_skip(fitted):
@@ -227,6 +232,7 @@ def _place_first_peak(
     hints: StructureHints,
     target: int | None,
     phrase_bars: int | None,
+    grow: bool = True,
 ) -> list[SectionPlan] | None:
     """Fit what comes before the first peak into `first_peak_bar` bars; None if it cannot be."""
     at = hints.first_peak_bar or 0
@@ -241,7 +247,7 @@ def _place_first_peak(
     if 0 < at < MIN_SECTION_BARS:
         return None
     lead_in = fit_form(before, at, phrase_bars, grow=False) if at else []
-    return lead_in + fit_form(after, rest, phrase_bars)
+    return lead_in + fit_form(after, rest, phrase_bars, grow=grow)
 
 
 def fit_form(
