@@ -165,9 +165,10 @@ def _key_change(words: str, table: AskedForms) -> tuple[int, SectionKind | None]
 
 
 def _kinds(sequence: Sequence[str], plans: Sequence[SectionPlan]) -> list[str]:
-    """Song-form letters as the template's kinds: `a` its first body kind, `peak` its peak."""
+    """Song-form letters as the template's kinds: `a` its first body kind short of a peak (a
+    trap verse, not its opening hook), `peak` its chorus, hook or drop."""
     body = [p.kind for p in plans if p.kind not in ("intro", "outro")]
-    first = body[0] if body else "verse"
+    first = next((k for k in body if k not in PEAK_KINDS), body[0] if body else "verse")
     peak = next((k for k in body if k in PEAK_KINDS), "chorus")
     return [first if k == "a" else peak if k == "peak" else k for k in sequence]
 
