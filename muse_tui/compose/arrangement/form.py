@@ -8,7 +8,9 @@ producer hears a 24-bar verse as a verse that forgot to end. Bars left over
 once every section has its share go to the body of the song first, then to the
 outro, and to the intro last, once they would pass the template's own length:
 an intro stretched from 8 bars to 12 keeps the listener waiting for the beat,
-where a longer outro only fades longer.
+where a longer outro only fades longer. A song in choruses of a whole form (a jazz
+head, a blues chorus) is fitted by whole choruses instead (`choruses.py`), and a form
+the producer wrote out never grows by repeats (`asked.py`).
 """
 
 from __future__ import annotations
