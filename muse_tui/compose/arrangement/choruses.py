@@ -39,7 +39,10 @@ def has_choruses(plans: Sequence[SectionPlan]) -> bool:
 def fit_choruses(levels: Sequence[Sequence[SectionPlan]], target: int) -> list[SectionPlan] | None:
     """The form with as many choruses as `target` holds, the other sections taking up the
     rest (4 to 16 bars each); None when no count of whole choruses fits."""
+    # A tag or an intro the length leaves no room for goes before a chorus is cut.
+    bare = [[p for p in level if p.whole_form] for level in levels]
     fitting = [level for level in levels if _rest_fits(level, target)]
+    fitting = fitting or [level for level in bare if level and _rest_fits(level, target)]
     if not fitting:
         return None
     chosen = min(fitting, key=lambda lvl: abs(math.log(target / sum(p.bars for p in lvl))))
@@ -54,11 +57,14 @@ def fit_choruses(levels: Sequence[Sequence[SectionPlan]], target: int) -> list[S
     return [p if p.whole_form else replace(p, bars=next(lengths)) for p in chosen]
 
 
-def natural_target(plans: Sequence[Sequence[SectionPlan]], low: int, high: int) -> int | None:
-    """The longest form, in whole choruses, inside [low, high] bars, if one is."""
-    lengths = [sum(p.bars for p in level) for level in plans]
+def natural_target(levels: Sequence[Sequence[SectionPlan]], low: int, high: int) -> int:
+    """The longest form, in whole choruses, inside [low, high] bars; else the one nearest it
+    (a 32-bar chorus is the form's, and a duration only a wish)."""
+    lengths = [sum(p.bars for p in level) for level in levels]
     fitting = [t for t in lengths if low <= t <= high]
-    return max(fitting) if fitting else None
+    if fitting:
+        return max(fitting)
+    return min(lengths, key=lambda t: (max(low - t, t - high), -t))
 
 
 def _rest_fits(level: Sequence[SectionPlan], target: int) -> bool:

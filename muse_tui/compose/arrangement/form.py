@@ -175,9 +175,7 @@ def target_bars(
         return None
     low, high = duration.min, duration.max
     if has_choruses(plans):
-        levels = _trim_levels(plans) + _grown_levels(plans, low)
-        if (whole := natural_target(levels, low, high)) is not None:
-            return whole
+        return natural_target(_trim_levels(plans) + _grown_levels(plans, low), low, high)
     lengths = [sum(p.bars for p in level) for level in _trim_levels(plans)]
     fitting = [t for t in lengths if low <= t <= high]
     if fitting:
