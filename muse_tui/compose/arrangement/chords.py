@@ -27,6 +27,8 @@ from muse_tui.contracts.song import (
 from muse_tui.theory.key import key_of
 
 _EPSILON = 1e-9
+#: The kinds a song in choruses of a whole form ends on when it has no tag.
+_CHORUS_KINDS = ("head", "solo")
 #: A numeral on the first degree ("i9", "I65", "Imaj7"), not a secondary chord ("V7/ii").
 _TONIC_NUMERAL = re.compile(r"^[iI](?![iIvV])[^/]*$")
 
@@ -97,17 +99,26 @@ def chords_for_section(
 def chords_in_song(
     song: SongState, section: Section, progression: EnrichedProgression
 ) -> list[PlacedChord]:
-    """`chords_for_section` where the song has the section: through its meter changes."""
+    """`chords_for_section` where the song has the section: through its meter changes.
+
+    A head or solo chorus that ends the song (no tag after it) comes home on the tonic, as
+    an outro does, instead of on the form's turnaround."""
     if not song.has_meter_changes:
-        return chords_for_section(section, progression, song.beats_per_bar)
-    stretch = song.section_meter(section).beats_per_bar / song.beats_per_bar
-    return chords_for_section(
-        section,
-        progression,
-        song.beats_per_bar,
-        start=song.bar_beat(section.start_bar),
-        stretch=stretch,
-    )
+        placed = chords_for_section(section, progression, song.beats_per_bar)
+    else:
+        placed = chords_for_section(
+            section,
+            progression,
+            song.beats_per_bar,
+            start=song.bar_beat(section.start_bar),
+            stretch=song.section_meter(section).beats_per_bar / song.beats_per_bar,
+        )
+    sections = song.arrangement.sections if song.arrangement else []
+    ends_song = bool(sections) and section == sections[-1] and section.kind in _CHORUS_KINDS
+    if ends_song and section.progression is None:
+        own = progression.sections.get(section.harmony_kind, progression)
+        placed = _resolved(placed, own)
+    return placed
 
 
 def chord_indices(

@@ -57,14 +57,13 @@ def fit_choruses(levels: Sequence[Sequence[SectionPlan]], target: int) -> list[S
     return [p if p.whole_form else replace(p, bars=next(lengths)) for p in chosen]
 
 
-def natural_target(levels: Sequence[Sequence[SectionPlan]], low: int, high: int) -> int:
-    """The longest form, in whole choruses, inside [low, high] bars; else the one nearest it
-    (a 32-bar chorus is the form's, and a duration only a wish)."""
-    lengths = [sum(p.bars for p in level) for level in levels]
+def natural_target(levels: Sequence[Sequence[SectionPlan]], low: int, high: int) -> int | None:
+    """The longest form in whole choruses inside [low, high] bars, with its tag and intro or,
+    where they would not fit, without; None when no count of choruses fits."""
+    bare = [[p for p in level if p.whole_form] for level in levels]
+    lengths = [sum(p.bars for p in level) for level in (*levels, *bare) if level]
     fitting = [t for t in lengths if low <= t <= high]
-    if fitting:
-        return max(fitting)
-    return min(lengths, key=lambda t: (max(low - t, t - high), -t))
+    return max(fitting) if fitting else None
 
 
 def _rest_fits(level: Sequence[SectionPlan], target: int) -> bool:

@@ -175,7 +175,9 @@ def target_bars(
         return None
     low, high = duration.min, duration.max
     if has_choruses(plans):
-        return natural_target(_trim_levels(plans) + _grown_levels(plans, low), low, high)
+        whole = natural_target(_trim_levels(plans) + _grown_levels(plans, low), low, high)
+        if whole is not None:
+            return whole
     lengths = [sum(p.bars for p in level) for level in _trim_levels(plans)]
     fitting = [t for t in lengths if low <= t <= high]
     if fitting:
