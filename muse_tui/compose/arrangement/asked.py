@@ -20,7 +20,8 @@ from muse_tui.knowledge.arrangement import AskedForms
 
 _FORM, _SECTIONS, _KEY_CHANGE = "form ", "sections ", "key change"
 _ARTICLES = ("a", "an")
-_ITEM = re.compile(r"^(?:(?P<count>\S+) )?(?P<kind>.+?)$")
+#: What song-form letters ("AABA") read as before they meet a template.
+_SONG_FORM_LETTERS = frozenset({"a", "peak", "bridge"})
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,13 @@ class AskedForm:
     counts: tuple[Count, ...] = ()
     key_shift: int = 0
     key_change_in: SectionKind | None = None
+
+    def for_choruses(self, whole_form: bool) -> AskedForm:
+        """What is left to ask of a song in choruses of a whole form (jazz, blues): it already
+        is its AABA, so song-form letters describe its chorus, not its sections."""
+        if whole_form and set(self.sequence) <= _SONG_FORM_LETTERS:
+            return replace(self, sequence=())
+        return self
 
     @property
     def reshapes(self) -> bool:
@@ -65,11 +73,10 @@ def read_asked_form(hints: Iterable[str], table: AskedForms) -> AskedForm:
 
 
 def asked_plans(
-    plans: Sequence[SectionPlan], asked: AskedForm, table: AskedForms, whole_form: bool = False
+    plans: Sequence[SectionPlan], asked: AskedForm, table: AskedForms
 ) -> list[SectionPlan]:
-    """The template's sections reshaped as asked. A song in choruses of a whole form (jazz,
-    blues) already is its AABA: song-form letters describe its chorus, not its sections."""
-    if asked.sequence and not (whole_form and set(asked.sequence) <= {"a", "peak", "bridge"}):
+    """The template's sections reshaped as asked."""
+    if asked.sequence:
         return _as_sequence(plans, _kinds(asked.sequence, plans), table)
     shaped = list(plans)
     for count in asked.counts:

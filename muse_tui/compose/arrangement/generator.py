@@ -87,11 +87,11 @@ def arrange(
 
     hints = parse_structure_hints(structure_hints)
     form = loop_form(table.loop_form, template.sections) if hints.loop_based else template.sections
-    asked = read_asked_form(structure_hints, table.asked_form)
     phrase_bars = _phrase_bars(progression, beats_per_bar)
     plans = sized_to_form([SectionPlan.from_template(s, rng) for s in form], phrase_bars)
     plans = apply_hints(plans, hints, table)
-    plans = asked_plans(plans, asked, table.asked_form, has_choruses(plans))
+    asked = read_asked_form(structure_hints, table.asked_form).for_choruses(has_choruses(plans))
+    plans = asked_plans(plans, asked, table.asked_form)
     # A form written out section by section is as long as its sections (a length in bars
     # still stretches it); a duration would only stretch a 4-bar intro to 16.
     target = target_bars(plans, bars, None if asked.sequence else duration)

@@ -110,3 +110,7 @@ def test_blues_choruses_take_the_length_of_the_form_picked(
         choruses = [s for s in made.sections if s.kind in ("head", "solo")]
         assert {s.bars for s in choruses} == {bars}
         assert made.sections[0].chord_plan == "tail"  # the intro comes in from the V
+
+
+def test_aaba_asked_of_jazz_is_its_head_already() -> None:
+    assert kinds("jazz", "form aaba") == kinds("jazz")
