@@ -14,7 +14,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from muse_tui.compose.arrangement.form import PEAK_KINDS, SectionPlan
+from muse_tui.compose.arrangement.form import PEAK_KINDS
+from muse_tui.compose.arrangement.plan import SectionPlan
 from muse_tui.contracts.song import SectionKind
 from muse_tui.knowledge.arrangement import AskedForms
 

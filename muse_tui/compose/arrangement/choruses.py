@@ -12,13 +12,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
+from muse_tui.compose.arrangement.plan import SectionPlan
 from muse_tui.compose.arrangement.scaling import MIN_SECTION_BARS, scale_bars
 from muse_tui.knowledge.arrangement import MAX_SECTION_BARS, WHOLE_FORM_BARS
-
-if TYPE_CHECKING:  # form.py imports this module; the plan type only annotates here
-    from muse_tui.compose.arrangement.form import SectionPlan
 
 #: The shortest progression heard as a form rather than a loop (the 8-bar blues).
 SHORTEST_FORM_BARS = 8

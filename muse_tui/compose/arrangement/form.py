@@ -16,55 +16,20 @@ the producer wrote out never grows by repeats (`asked.py`).
 from __future__ import annotations
 
 import math
-import random
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from muse_tui.compose.arrangement.choruses import fit_choruses, has_choruses, natural_target
+from muse_tui.compose.arrangement.plan import SectionPlan
 from muse_tui.compose.arrangement.scaling import MIN_SECTION_BARS, scale_bars
 from muse_tui.contracts.intent import DurationRange
-from muse_tui.contracts.song import ChordPlan, SectionKind, Transition
-from muse_tui.knowledge.arrangement import MAX_SECTION_BARS, ArrangementTable, SectionTemplate
+from muse_tui.knowledge.arrangement import MAX_SECTION_BARS, ArrangementTable
 
 #: How many times the core unit may be repeated to reach a long target.
 _MAX_EXTRA_UNITS = 32
 #: Where the song peaks: these play every role.
 PEAK_KINDS: frozenset[str] = frozenset({"chorus", "hook", "drop"})
-
-
-@dataclass(frozen=True)
-class SectionPlan:
-    """A section while the form is being shaped (no start bar yet)."""
-
-    kind: SectionKind
-    name: str
-    bars: int
-    energy: float | None
-    play: tuple[str, ...]
-    transition: Transition | None
-    chord_plan: ChordPlan | None
-    trim: int | None
-    harmony_of: SectionKind | None = None
-    whole_form: bool = False
-
-    @classmethod
-    def from_template(cls, section: SectionTemplate, rng: random.Random) -> SectionPlan:
-        bars = section.bars
-        if section.alt_bars:
-            bars = rng.choice(sorted({section.bars, *section.alt_bars}))
-        return cls(
-            kind=section.kind,
-            name=section.name,
-            bars=bars,
-            energy=section.energy,
-            play=tuple(section.play),
-            transition=section.transition,
-            chord_plan=section.chord_plan,
-            trim=section.trim,
-            harmony_of=section.harmony_of,
-            whole_form=section.whole_form,
-        )
 
 
 @dataclass(frozen=True)

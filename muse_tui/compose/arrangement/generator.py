@@ -11,12 +11,12 @@ from muse_tui.compose.arrangement.choruses import has_choruses, sized_to_form
 from muse_tui.compose.arrangement.energy import energy_arc
 from muse_tui.compose.arrangement.form import (
     PEAK_KINDS,
-    SectionPlan,
     apply_hints,
     fit_song,
     parse_structure_hints,
     target_bars,
 )
+from muse_tui.compose.arrangement.plan import SectionPlan
 from muse_tui.contracts.intent import DurationRange, PipelineIntent
 from muse_tui.contracts.meter import COMMON_TIME
 from muse_tui.contracts.song import (
