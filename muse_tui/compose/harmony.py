@@ -29,7 +29,11 @@ from muse_tui.contracts import (
     ProgressionChord,
     SongState,
 )
-from muse_tui.knowledge.progressions import ProgressionTable, progression_table
+from muse_tui.knowledge.progressions import (
+    LONGEST_LOOP_BARS,
+    ProgressionTable,
+    progression_table,
+)
 from muse_tui.theory import (
     Chord,
     ChordSyntaxError,
@@ -150,7 +154,8 @@ def progression_from(
     complexity = dna.harmonic_complexity if dna else 0.3
     vocabulary = dna.harmonic_vocabulary if dna else ["", "m", "7", "maj7", "m7"]
     written = [_numeral_choice(n, mode_key or key) for n in numerals]
-    coloured = _colour(written, key, dial, rng, table, idiomatic=True)
+    form = sum(bars) > LONGEST_LOOP_BARS  # a whole song form brings its own colour
+    coloured = _colour(written, key, dial, rng, table, idiomatic=True, form=form)
     choices = _heard_first([coloured, written], bars, key)
     extended = [_extend(c, key, dial, complexity, vocabulary, rng) for c in choices]
     choices = _heard_first([extended, choices], bars, key)
@@ -253,18 +258,23 @@ def _colour(
     table: ProgressionTable,
     *,
     idiomatic: bool = False,
+    form: bool = False,
 ) -> list[_Choice]:
     """Borrowed, secondary and substituted chords in place of diatonic ones, as the dial allows.
 
     An `idiomatic` progression (from a genre's library) borrows half as often, and
     its last chord (the cadence), its tonic and any chord already outside the key
-    (its own passing or borrowed chords) stay as written.
+    (its own passing or borrowed chords) stay as written. A whole song `form` (a 32-bar
+    AABA) has its secondary dominants and departures written out: only the dial's
+    tritone substitutes reach it, so every chorus keeps the tune's changes.
     """
     borrowed_pool = table.borrowed.get(key.mode, [])
     choices = list(written)
     scale = set(key.pitch_classes)
     borrow_chance = max(0.0, (dial - 0.15) * 0.8) * (0.5 if idiomatic else 1.0)
     secondary_chance = max(0.0, (dial - 0.4) * 0.7)
+    if form:
+        borrow_chance = secondary_chance = 0.0
     substitute_chance = max(0.0, (dial - 0.7) * 1.2)
     for i in range(1, len(choices)):
         roll = rng.random()

@@ -94,7 +94,8 @@ ArrangementTemplateName = Literal[
     "k_pop",
     "cinematic",
     "generic_fallback",
-    "reggae",  # alternatives pick forms by their place in this list: new ones go after it
+    "reggae",  # alternatives pick forms by their place in this list: new forms go last
+    "blues",
     "bluegrass",
     "reel",
     "classical",

@@ -37,7 +37,9 @@ SectionKind = Literal[
     "outro",
 ]
 Transition = Literal["none", "build", "drop", "cut", "fade", "filter_sweep"]
-ChordPlan = Literal["loop", "vary", "subset"]
+#: `tail` plays the progression's last bars (a blues intro "from the V", a jazz tag on the
+#: turnaround).
+ChordPlan = Literal["loop", "vary", "subset", "tail"]
 HarmonicFunction = Literal[
     "tonic", "predominant", "dominant", "secondary_dominant", "borrowed", "chromatic", "passing"
 ]
@@ -252,6 +254,9 @@ class Section(Contract):
     #: The kind whose harmony it plays when not its own (a lo-fi "Loop B" answers the A
     #: loop as a verse would); None plays its kind's. Left out of the JSON when None.
     harmony_of: SectionKind | None = Field(default=None, exclude_if=lambda v: v is None)
+    #: Semitones its key lies above the song's (a last chorus a step up, "key change up for
+    #: the last chorus"); its chords and every part's scale move with it. Left out when 0.
+    key_shift: int = Field(default=0, ge=-11, le=11, exclude_if=lambda v: v == 0)
 
     @property
     def harmony_kind(self) -> SectionKind:

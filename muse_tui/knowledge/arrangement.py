@@ -27,6 +27,11 @@ from muse_tui.knowledge.table import skill_table
 TEMPLATES_FILE = "harmony/arrangement-templates.json"
 FALLBACK_TEMPLATE: ArrangementTemplateName = "generic_fallback"
 
+#: The longest section a form grows to; longer songs get more sections instead.
+MAX_SECTION_BARS = 16
+#: The longest chorus of a whole form (the 32-bar AABA).
+WHOLE_FORM_BARS = 32
+
 RoleGroup = Literal["rhythm", "low", "harmony", "top"]
 #: What a section's `play` list may name: everyone, a group, or one role.
 PlayToken = Literal["all", "rhythm", "low", "harmony", "top", TrackRole]
@@ -41,7 +46,11 @@ class SectionTemplate(Contract):
 
     kind: SectionKind
     name: str = Field(min_length=1)
-    bars: int = Field(ge=4, le=16, description="a longer song repeats sections instead")
+    bars: int = Field(
+        ge=4,
+        le=WHOLE_FORM_BARS,
+        description="at most 16 (a longer song repeats sections instead), but for a whole form",
+    )
     alt_bars: list[int] = Field(
         default_factory=list, description="other lengths a seed may pick instead of `bars`"
     )
@@ -57,6 +66,18 @@ class SectionTemplate(Contract):
         description="plays this kind's harmony, not its own kind's (a lo-fi B loop answers "
         "the A loop as a verse answers a chorus)",
     )
+    whole_form: bool = Field(
+        default=False,
+        description="one chorus of the song's form (a jazz head, a blues chorus): as long as "
+        "the progression when that is a form of 8 bars or more; a song is fitted by adding or "
+        "dropping whole choruses, not by stretching them",
+    )
+
+    @model_validator(mode="after")
+    def _only_a_form_passes_sixteen(self) -> SectionTemplate:
+        if self.bars > MAX_SECTION_BARS and not self.whole_form:
+            raise ValueError(f"bars: over {MAX_SECTION_BARS} only for a `wholeForm` chorus")
+        return self
 
     @field_validator("alt_bars")
     @classmethod
@@ -135,6 +156,49 @@ class ArrangementTemplate(Contract):
         return sum(s.bars for s in self.sections)
 
 
+class AskedSection(Contract):
+    """A section an asked form adds where the template has none of its kind."""
+
+    name: str = Field(min_length=1)
+    bars: int = Field(ge=4, le=MAX_SECTION_BARS)
+    play: list[PlayToken] = Field(min_length=1)
+
+
+class AskedForms(Contract):
+    """How a form written in the prompt is read and built (see `about`)."""
+
+    about: str = ""
+    letters: dict[str, SectionKind] = Field(min_length=1)
+    words: dict[str, SectionKind] = Field(min_length=1)
+    numbers: dict[str, int] = Field(default_factory=dict)
+    song_forms: dict[str, list[str]] = Field(
+        default_factory=dict, description="letters as kinds; `a` the template's first, `peak`"
+    )
+    after_peak: list[SectionKind] = Field(
+        default_factory=list, description="kinds a count adds after a peak, not before the last"
+    )
+    sections: dict[SectionKind, AskedSection]
+    intervals: dict[str, int] = Field(default_factory=dict, description="semitones")
+    key_shift: int = Field(default=2, ge=1, le=11, description="a key change without interval")
+
+    @field_validator("sections")
+    @classmethod
+    def _every_kind(cls, value: dict[str, AskedSection]) -> dict[str, AskedSection]:
+        missing = [k for k in _SECTION_KINDS if k not in value]
+        if missing:
+            raise ValueError(f"missing section kinds: {', '.join(missing)}")
+        return value
+
+    @field_validator("song_forms")
+    @classmethod
+    def _letters_name_kinds(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        for form, letters in value.items():
+            wrong = [x for x in letters if x not in ("a", "peak", *_SECTION_KINDS)]
+            if wrong:
+                raise ValueError(f"{form}: {', '.join(wrong)} is not a, peak or a section kind")
+        return value
+
+
 class ArrangementTable(Contract):
     """Everything in the arrangement skill file."""
 
@@ -143,6 +207,7 @@ class ArrangementTable(Contract):
     role_groups: dict[RoleGroup, list[TrackRole]]
     mood_energy: dict[str, float] = Field(default_factory=dict)
     loop_form: list[SectionTemplate] = Field(min_length=2)
+    asked_form: AskedForms
     build_roll: BuildRoll
     templates: dict[ArrangementTemplateName, ArrangementTemplate]
 

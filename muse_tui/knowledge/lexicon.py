@@ -158,7 +158,8 @@ class ConstraintRule(DialRule):
 
 
 class StructureRule(PhraseRule):
-    """A form or groove hint; `{n}` in its name is filled from the pattern's first group."""
+    """A form or groove hint; `{n}` in its name is filled from the pattern's first group (a
+    number), `{words}` with that group's words (an asked form: "form v-c-v-c-b-c")."""
 
     drum_family: DrumFamily | None = None
     half_time: bool | None = None
@@ -373,7 +374,7 @@ def _check_against(
                 path,
                 f"structureHints.{name}.drumFamily: {family!r} is not a family in {FAMILIES_DIR}/",
             )
-        if "{n}" in name and any(p.groups < 1 for p in hint.compiled):
-            raise SkillFileError(
-                path, f"structureHints.{name}.patterns: every pattern needs a (group) for {{n}}"
-            )
+        for slot in ("{n}", "{words}"):
+            if slot in name and any(p.groups < 1 for p in hint.compiled):
+                where = f"structureHints.{name}.patterns"
+                raise SkillFileError(path, f"{where}: every pattern needs a (group) for {slot}")

@@ -31,10 +31,15 @@ LibraryMode = Literal[
     "harmonic_minor",
     "melodic_minor",
 ]
-#: How long a whole progression may last, in bars: sections are 4, 8 or 16 bars long.
-PROGRESSION_BARS = (1, 2, 4, 8, 16)
-#: The most chords a progression (from the library or a prompt) may hold.
+#: How long a whole progression may last, in bars: a loop of 1 to 16 bars, or a whole song
+#: form a chorus plays once (the 8-, 12- and 16-bar blues, the 24-bar and 32-bar AABA forms).
+PROGRESSION_BARS = (1, 2, 4, 8, 12, 16, 24, 32)
+#: The longest loop; a progression longer than this is a whole song form (a 32-bar AABA).
+LONGEST_LOOP_BARS = 16
+#: The most chords a producer's progression may hold.
 MOST_CHORDS = 16
+#: The most chords a library progression may hold: a 32-bar form with two chords a bar.
+MOST_FORM_CHORDS = 64
 
 
 class LibraryProgression(Contract):
@@ -45,7 +50,7 @@ class LibraryProgression(Contract):
     outside its key waits for the harmonic dial to reach `dial`.
     """
 
-    chords: list[str] = Field(min_length=1, max_length=MOST_CHORDS)
+    chords: list[str] = Field(min_length=1, max_length=MOST_FORM_CHORDS)
     mode: LibraryMode
     per_bar: float = Field(default=1.0, gt=0, le=4)
     bars: list[float] | None = None
@@ -61,7 +66,8 @@ class LibraryProgression(Contract):
             raise ValueError("every chord lasts more than 0 bars")
         total = sum(self.chord_bars)
         if not any(abs(total - n) < 1e-9 for n in PROGRESSION_BARS):
-            raise ValueError(f"lasts {total:g} bars; a progression lasts 1, 2, 4, 8 or 16 bars")
+            lengths = ", ".join(str(n) for n in PROGRESSION_BARS)
+            raise ValueError(f"lasts {total:g} bars; a progression lasts {lengths} bars")
         return self
 
     @property

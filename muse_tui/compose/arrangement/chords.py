@@ -4,15 +4,19 @@
 the same but turns the last pass around on the progression's dominant (when it
 has one and the section holds at least two passes); `subset` cycles the first
 half of the progression, the sparser harmony of intros, builds and breaks (the
-second half when only that one holds the tonic: a sparse section still says home).
-An outro, the end of the song, comes home: its last chord is the tonic.
+second half when only that one holds the tonic: a sparse section still says home);
+`tail` cycles from where the progression's last bars begin, as many as the section has
+(a blues intro "from the V", a jazz tag on the turnaround).
+An outro, the end of the song, comes home: its last chord is the tonic. A section past a
+key change (`key_shift`) plays its chords that many semitones up.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from muse_tui.compose.transposition import shifted_key, transposed_chord
 from muse_tui.contracts.song import (
     Arrangement,
     EnrichedProgression,
@@ -20,8 +24,11 @@ from muse_tui.contracts.song import (
     Section,
     SongState,
 )
+from muse_tui.theory.key import key_of
 
 _EPSILON = 1e-9
+#: The kinds a song in choruses of a whole form ends on when it has no tag.
+_CHORUS_KINDS = ("head", "solo")
 #: A numeral on the first degree ("i9", "I65", "Imaj7"), not a secondary chord ("V7/ii").
 _TONIC_NUMERAL = re.compile(r"^[iI](?![iIvV])[^/]*$")
 
@@ -60,7 +67,9 @@ def chords_for_section(
     if own is not None:
         progression = own
     cycle = (
-        list(range(len(progression.chords))) if own is not None else _cycle(section, progression)
+        list(range(len(progression.chords)))
+        if own is not None
+        else _cycle(section, progression, section.bars * beats_per_bar)
     )
     if start is None:
         start = section.start_bar * beats_per_bar
@@ -79,23 +88,37 @@ def chords_for_section(
         placed = _turned_around(placed, cycle, progression, (end - start) / stretch)
     if own is None and section.kind == "outro":
         placed = _resolved(placed, progression)
+    if section.key_shift:
+        key = shifted_key(key_of(progression.key, progression.mode), section.key_shift)
+        placed = [
+            replace(p, chord=transposed_chord(p.chord, section.key_shift, key)) for p in placed
+        ]
     return placed
 
 
 def chords_in_song(
     song: SongState, section: Section, progression: EnrichedProgression
 ) -> list[PlacedChord]:
-    """`chords_for_section` where the song has the section: through its meter changes."""
+    """`chords_for_section` where the song has the section: through its meter changes.
+
+    A head or solo chorus that ends the song (no tag after it) comes home on the tonic, as
+    an outro does, instead of on the form's turnaround."""
     if not song.has_meter_changes:
-        return chords_for_section(section, progression, song.beats_per_bar)
-    stretch = song.section_meter(section).beats_per_bar / song.beats_per_bar
-    return chords_for_section(
-        section,
-        progression,
-        song.beats_per_bar,
-        start=song.bar_beat(section.start_bar),
-        stretch=stretch,
-    )
+        placed = chords_for_section(section, progression, song.beats_per_bar)
+    else:
+        placed = chords_for_section(
+            section,
+            progression,
+            song.beats_per_bar,
+            start=song.bar_beat(section.start_bar),
+            stretch=song.section_meter(section).beats_per_bar / song.beats_per_bar,
+        )
+    sections = song.arrangement.sections if song.arrangement else []
+    ends_song = bool(sections) and section == sections[-1] and section.kind in _CHORUS_KINDS
+    if ends_song and section.progression is None:
+        own = progression.sections.get(section.harmony_kind, progression)
+        placed = _resolved(placed, own)
+    return placed
 
 
 def chord_indices(
@@ -115,16 +138,20 @@ def chord_map(
     }
 
 
-def _cycle(section: Section, progression: EnrichedProgression) -> list[int]:
+def _cycle(section: Section, progression: EnrichedProgression, section_beats: float) -> list[int]:
     """The indices one pass of this section's plan walks through."""
     indices = list(range(len(progression.chords)))
-    if section.chord_plan != "subset":
+    if section.chord_plan not in ("subset", "tail"):
         return indices
-    half = progression.total_beats / 2
     offsets, beat = [], 0.0
     for chord in progression.chords:
         offsets.append(beat)
         beat += chord.beats
+    if section.chord_plan == "tail":
+        begin = progression.total_beats - min(section_beats, progression.total_beats)
+        first = next(i for i in reversed(indices) if offsets[i] <= begin + _EPSILON)
+        return indices[first:] + indices[:first]
+    half = progression.total_beats / 2
     first = [i for i in indices if offsets[i] < half - _EPSILON] or [0]
     second = [i for i in indices if i not in first]
     if second and not _holds_tonic(progression, first) and _holds_tonic(progression, second):

@@ -8,63 +8,28 @@ producer hears a 24-bar verse as a verse that forgot to end. Bars left over
 once every section has its share go to the body of the song first, then to the
 outro, and to the intro last, once they would pass the template's own length:
 an intro stretched from 8 bars to 12 keeps the listener waiting for the beat,
-where a longer outro only fades longer.
+where a longer outro only fades longer. A song in choruses of a whole form (a jazz
+head, a blues chorus) is fitted by whole choruses instead (`choruses.py`), and a form
+the producer wrote out never grows by repeats (`asked.py`).
 """
 
 from __future__ import annotations
 
 import math
-import random
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from muse_tui.compose.arrangement.choruses import fit_choruses, has_choruses, natural_target
+from muse_tui.compose.arrangement.plan import SectionPlan
+from muse_tui.compose.arrangement.scaling import MIN_SECTION_BARS, scale_bars
 from muse_tui.contracts.intent import DurationRange
-from muse_tui.contracts.song import ChordPlan, SectionKind, Transition
-from muse_tui.knowledge.arrangement import ArrangementTable, SectionTemplate
+from muse_tui.knowledge.arrangement import MAX_SECTION_BARS, ArrangementTable
 
-MIN_SECTION_BARS = 4
-#: The longest section a form grows to; longer songs get more sections instead.
-MAX_SECTION_BARS = 16
-#: Which sections grow past their own length first when a form is stretched: the body (2), the
-#: outro, the intro.
-_GROWS_FIRST = {"intro": 0, "outro": 1}
 #: How many times the core unit may be repeated to reach a long target.
 _MAX_EXTRA_UNITS = 32
 #: Where the song peaks: these play every role.
 PEAK_KINDS: frozenset[str] = frozenset({"chorus", "hook", "drop"})
-
-
-@dataclass(frozen=True)
-class SectionPlan:
-    """A section while the form is being shaped (no start bar yet)."""
-
-    kind: SectionKind
-    name: str
-    bars: int
-    energy: float | None
-    play: tuple[str, ...]
-    transition: Transition | None
-    chord_plan: ChordPlan | None
-    trim: int | None
-    harmony_of: SectionKind | None = None
-
-    @classmethod
-    def from_template(cls, section: SectionTemplate, rng: random.Random) -> SectionPlan:
-        bars = section.bars
-        if section.alt_bars:
-            bars = rng.choice(sorted({section.bars, *section.alt_bars}))
-        return cls(
-            kind=section.kind,
-            name=section.name,
-            bars=bars,
-            energy=section.energy,
-            play=tuple(section.play),
-            transition=section.transition,
-            chord_plan=section.chord_plan,
-            trim=section.trim,
-            harmony_of=section.harmony_of,
-        )
 
 
 @dataclass(frozen=True)
@@ -174,6 +139,10 @@ def target_bars(
     if duration is None:
         return None
     low, high = duration.min, duration.max
+    if has_choruses(plans):
+        whole = natural_target(_trim_levels(plans) + _grown_levels(plans, low), low, high)
+        if whole is not None:
+            return whole
     lengths = [sum(p.bars for p in level) for level in _trim_levels(plans)]
     fitting = [t for t in lengths if low <= t <= high]
     if fitting:
@@ -193,15 +162,20 @@ def fit_song(
     target: int | None,
     hints: StructureHints,
     phrase_bars: int | None = None,
+    *,
+    grow: bool = True,
 ) -> list[SectionPlan]:
-    """Fit the form to `target` bars (or keep its length), placing the first peak if asked."""
+    """Fit the form to `target` bars (or keep its length), placing the first peak if asked.
+
+    `grow=False` keeps the sections as they are, stretched, never repeated (a form the
+    producer wrote out)."""
     if target is not None and target < MIN_SECTION_BARS:
         raise ValueError(f"a song needs at least {MIN_SECTION_BARS} bars, not {target}")
     fitted = None
     if hints.first_peak_bar is not None:
-        fitted = _place_first_peak(plans, hints, target, phrase_bars)
+        fitted = _place_first_peak(plans, hints, target, phrase_bars, grow)
     if fitted is None:
-        fitted = fit_form(plans, target, phrase_bars)
+        fitted = fit_form(plans, target, phrase_bars, grow=grow)
     # Numbers follow the order played: both halves of a placed peak grew (two of one name),
     # or a trim took a middle section ("Chorus 1, Dub Break, Chorus 3").
     if len({p.name for p in fitted}) < len(fitted) or _numbers_skip(fitted):
@@ -225,6 +199,7 @@ def _place_first_peak(
     hints: StructureHints,
     target: int | None,
     phrase_bars: int | None,
+    grow: bool = True,
 ) -> list[SectionPlan] | None:
     """Fit what comes before the first peak into `first_peak_bar` bars; None if it cannot be."""
     at = hints.first_peak_bar or 0
@@ -239,7 +214,7 @@ def _place_first_peak(
     if 0 < at < MIN_SECTION_BARS:
         return None
     lead_in = fit_form(before, at, phrase_bars, grow=False) if at else []
-    return lead_in + fit_form(after, rest, phrase_bars)
+    return lead_in + fit_form(after, rest, phrase_bars, grow=grow)
 
 
 def fit_form(
@@ -256,6 +231,8 @@ def fit_form(
     if target is None:
         return list(plans)
     levels = _trim_levels(plans) + (_grown_levels(plans, target) if grow else [])
+    if has_choruses(plans) and (in_choruses := fit_choruses(levels, target)) is not None:
+        return in_choruses
     feasible = [
         level for level in levels if MIN_SECTION_BARS * len(level) <= target <= _room(level, target)
     ]
@@ -370,51 +347,3 @@ def _grain(bars: list[int], target: int, phrase_bars: int | None) -> int:
     """Eight-bar steps when the form or the progression thinks in eights and they fit, else four."""
     eights = phrase_bars == 8 or all(b % 8 == 0 for b in bars)
     return 8 if eights and 8 * len(bars) <= target else MIN_SECTION_BARS
-
-
-def _grow_tier(
-    kinds: Sequence[str] | None, bars: Sequence[int], index: int, units: int, grain: int
-) -> int:
-    """Which sections take a step first: the body, then an outro or intro past its own length."""
-    if kinds is None or units * grain <= bars[index]:
-        return 2
-    return _GROWS_FIRST.get(kinds[index], 2)
-
-
-def scale_bars(
-    bars: Sequence[int],
-    target: int,
-    grain: int = MIN_SECTION_BARS,
-    cap: int | None = None,
-    kinds: Sequence[str] | None = None,
-) -> list[int]:
-    """Scale lengths to sum to `target` in steps of `grain`, each at least one step.
-
-    No section grows past `cap` bars while another still has room. The remainder
-    (`target % grain`) goes to the longest section, so at most one section leaves
-    the grid. With the sections' `kinds`, a step that would take an intro or an outro
-    past its own length goes to the body first, then to the outro, then to the intro.
-    """
-    units = target // grain
-    if units < len(bars):
-        raise ValueError(f"{len(bars)} sections cannot fit in {target} bars")
-    most = max(1, cap // grain) if cap else units
-    total = sum(bars)
-    ideal = [b * units / total for b in bars]
-    count = [min(most, max(1, math.floor(x))) for x in ideal]
-    while sum(count) > units:
-        shrink = max(
-            (i for i in range(len(count)) if count[i] > 1), key=lambda i: count[i] - ideal[i]
-        )
-        count[shrink] -= 1
-    while sum(count) < units:
-        room = [i for i in range(len(count)) if count[i] < most] or list(range(len(count)))
-        grow = max(
-            room,
-            key=lambda i: (_grow_tier(kinds, bars, i, count[i] + 1, grain), ideal[i] - count[i]),
-        )
-        count[grow] += 1
-    lengths = [c * grain for c in count]
-    longest = max(range(len(lengths)), key=lambda i: lengths[i])
-    lengths[longest] += target - units * grain
-    return lengths

@@ -6,15 +6,17 @@ import random
 from collections.abc import Iterable, Sequence
 
 from muse_tui.compose.arrangement.activation import plan_activation
+from muse_tui.compose.arrangement.asked import asked_plans, key_change_from, read_asked_form
+from muse_tui.compose.arrangement.choruses import has_choruses, sized_to_form
 from muse_tui.compose.arrangement.energy import energy_arc
 from muse_tui.compose.arrangement.form import (
     PEAK_KINDS,
-    SectionPlan,
     apply_hints,
     fit_song,
     parse_structure_hints,
     target_bars,
 )
+from muse_tui.compose.arrangement.plan import SectionPlan
 from muse_tui.contracts.intent import DurationRange, PipelineIntent
 from muse_tui.contracts.meter import COMMON_TIME
 from muse_tui.contracts.song import (
@@ -74,7 +76,8 @@ def arrange(
     else gets the generic ABAB form with `is_fallback` set. `bars` is met exactly;
     otherwise a `duration` range is met with a phrase-friendly length; otherwise the
     form keeps its natural length. A `progression` of eight bars keeps stretched
-    sections in whole eight-bar passes where the length allows.
+    sections in whole eight-bar passes where the length allows; a form's choruses
+    (`wholeForm`) play the whole progression once, a head or a blues chorus.
     """
     table = table or arrangement_table()
     name, template = table.template(template_name)
@@ -84,9 +87,16 @@ def arrange(
 
     hints = parse_structure_hints(structure_hints)
     form = loop_form(table.loop_form, template.sections) if hints.loop_based else template.sections
-    plans = apply_hints([SectionPlan.from_template(s, rng) for s in form], hints, table)
-    target = target_bars(plans, bars, duration)
-    plans = fit_song(plans, target, hints, _phrase_bars(progression, beats_per_bar))
+    phrase_bars = _phrase_bars(progression, beats_per_bar)
+    plans = sized_to_form([SectionPlan.from_template(s, rng) for s in form], phrase_bars)
+    plans = apply_hints(plans, hints, table)
+    asked = read_asked_form(structure_hints, table.asked_form).for_choruses(has_choruses(plans))
+    plans = asked_plans(plans, asked, table.asked_form)
+    # A form written out section by section is as long as its sections (a length in bars
+    # still stretches it); a duration would only stretch a 4-bar intro to 16.
+    target = target_bars(plans, bars, None if asked.sequence else duration)
+    plans = fit_song(plans, target, hints, phrase_bars, grow=not asked.reshapes)
+    modulation = key_change_from(plans, asked)
 
     energies = [_energy(plan, table, energy_bias) for plan in plans]
     active = plan_activation(
@@ -100,8 +110,8 @@ def arrange(
 
     sections: list[Section] = []
     start = 0
-    for plan, energy, roles_on, transition in zip(
-        plans, energies, active, transitions, strict=True
+    for index, (plan, energy, roles_on, transition) in enumerate(
+        zip(plans, energies, active, transitions, strict=True)
     ):
         sections.append(
             Section(
@@ -114,6 +124,7 @@ def arrange(
                 transition=transition,
                 chord_plan=plan.chord_plan or table.chord_plans[plan.kind],
                 harmony_of=plan.harmony_of,
+                key_shift=asked.key_shift if modulation is not None and index >= modulation else 0,
             )
         )
         start += plan.bars

@@ -171,10 +171,19 @@ def _read_rules(text: PromptText, lexicon: IntentLexicon, reading: PromptReading
         elif match.kind == "dial":
             _add(reading.dial_requests, match.key)
         else:
-            number = next((g for g in match.groups if g), "")
-            hint = match.key.replace("{n}", str(int(number))) if "{n}" in match.key else match.key
+            hint = _hint(match.key, next((g for g in match.groups if g), ""))
             if all(hint != written for written, _ in reading.structure):
                 reading.structure.append((hint, match.key))
+
+
+def _hint(name: str, group: str) -> str:
+    """A structure hint as S3 reads it: `{n}` is a number ("drop at bar 32"), `{words}` the
+    words as written, in lower case and single-spaced ("form v-c-v-c-b-c")."""
+    if "{n}" in name:
+        return name.replace("{n}", str(int(group)))
+    if "{words}" in name:
+        return " ".join(name.replace("{words}", group.lower()).split())
+    return name
 
 
 def _genres_of_constraints(reading: PromptReading, lexicon: IntentLexicon) -> list[GenreMention]:

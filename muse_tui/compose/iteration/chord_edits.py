@@ -225,36 +225,6 @@ def with_chord(
     return progression.model_copy(update={"chords": chords})
 
 
-def transposed(progression: EnrichedProgression, semitones: int, key: Key) -> EnrichedProgression:
-    """The same progression in another key of the same mode, kept in its register."""
-    shift = semitones % 12
-    shift = shift - 12 if shift > 6 else shift
-    chords = []
-    for chord in progression.chords:
-        try:
-            parsed = parse_chord(chord.symbol)
-        except ChordSyntaxError:
-            chords.append(chord.model_copy(update={"voicing": [p + shift for p in chord.voicing]}))
-            continue
-        moved = parsed.transpose(shift)
-        bass = key.spell(moved.bass_pc) if moved.bass_name else None
-        moved = Chord(key.spell(moved.root_pc), moved.degrees, bass)
-        voicing = [min(127, max(0, p + shift)) for p in chord.voicing]
-        chords.append(
-            chord.model_copy(
-                update={
-                    "symbol": moved.symbol,
-                    "roman": to_roman(moved, key) or chord.roman,
-                    "voicing": voicing,
-                }
-            )
-        )
-    sections = {k: transposed(p, semitones, key) for k, p in progression.sections.items()}
-    return progression.model_copy(
-        update={"key": key.tonic, "mode": key.mode, "chords": chords, "sections": sections}
-    )
-
-
 def reversed_motion(progression: EnrichedProgression, style: str = "close") -> EnrichedProgression:
     """The chords from the tonic with the rest played backwards: what descended now rises."""
     chords = [progression.chords[0], *reversed(progression.chords[1:])]

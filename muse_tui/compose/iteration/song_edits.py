@@ -15,8 +15,8 @@ from muse_tui.contracts import TEMPO_LIMITS, CreativityDials, GenreDNAVector, Me
 from muse_tui.knowledge.genres import genre_table
 from muse_tui.theory import parse_key
 
+from ..transposition import transposed
 from . import chord_edits
-from .chord_edits import transposed
 from .revision import EditError, Revision, listed, track_label
 
 OPERATIONS = ("key", "transpose", "mode", "tempo", "tempo_by", "meter", "genre")

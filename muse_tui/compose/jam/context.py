@@ -18,9 +18,9 @@ from muse_tui.theory.key import Key, key_of
 from muse_tui.theory.pitch import pitch_class
 
 from ..harmony import generate_progression, song_key
-from ..iteration.chord_edits import transposed
 from ..parts import choose_tracks
 from ..seeding import derive_rng
+from ..transposition import transposed
 
 #: How many of the genre's progressions are tried before settling for a plain diatonic loop.
 _TRIES = 12

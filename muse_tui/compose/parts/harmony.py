@@ -17,6 +17,7 @@ from muse_tui.theory.key import Key
 
 from ..arrangement import chords_in_song
 from ..harmony import song_key
+from ..transposition import shifted_key
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class SectionHarmony:
     """Chords and scale of one section; looks up the chord sounding at any beat."""
 
     def __init__(self, song: SongState, section: Section, harmonic_dial: float) -> None:
-        self.key = song_key(song)
+        self.key = shifted_key(song_key(song), section.key_shift)
         self.scale: tuple[int, ...] = self.key.pitch_classes
         self.strict = harmonic_dial <= 0
         bpb = song.beats_per_bar

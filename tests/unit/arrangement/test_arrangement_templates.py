@@ -146,11 +146,11 @@ def test_reload_reads_an_edited_file_again(tmp_path: Path) -> None:
     target = tmp_path / TEMPLATES_FILE
     target.parent.mkdir(parents=True)
     shutil.copy(BUNDLED_SKILLS / TEMPLATES_FILE, target)
-    assert arrangement_table(tmp_path).templates["jazz"].sections[0].bars == 16
+    assert arrangement_table(tmp_path).templates["jazz"].sections[0].bars == 32
 
     data = json.loads(target.read_text(encoding="utf-8"))
     data["templates"]["jazz"]["sections"][0]["bars"] = 8
     target.write_text(json.dumps(data), encoding="utf-8")
-    assert arrangement_table(tmp_path).templates["jazz"].sections[0].bars == 16
+    assert arrangement_table(tmp_path).templates["jazz"].sections[0].bars == 32
     arrangement_table.reload()
     assert arrangement_table(tmp_path).templates["jazz"].sections[0].bars == 8

@@ -22,9 +22,13 @@ BAND = ["drums", "bass", "chords", "pad", "lead"]
 @pytest.mark.parametrize("bars", [64, 96, 136, 200])
 def test_long_songs_get_more_sections_never_longer_ones(template: str, bars: int) -> None:
     song = arrange(template, BAND, rng=random.Random(bars), bars=bars)
+    # A chorus of a whole form (a jazz head, a blues chorus) is as long as the form.
+    whole = {s.kind for s in arrangement_table().templates[template].sections if s.whole_form}
 
     assert song.total_bars == bars
-    assert all(s.bars % 4 == 0 and 4 <= s.bars <= 16 for s in song.sections)
+    assert all(
+        s.bars % 4 == 0 and 4 <= s.bars <= (32 if s.kind in whole else 16) for s in song.sections
+    )
     assert len({s.name for s in song.sections}) == len(song.sections)
 
 
@@ -134,7 +138,7 @@ def test_a_drumless_repeat_gains_a_part_its_first_time_lacked() -> None:
     assert breakdowns[1].active_roles == ["bass", "texture"]
 
 
-@pytest.mark.parametrize("genre", ["soul", "funk", "disco", "gospel", "blues"])
+@pytest.mark.parametrize("genre", ["soul", "funk", "disco", "gospel"])
 def test_a_live_band_never_stops_its_groove_for_a_pre_chorus(genre: str) -> None:
     """Motown, Stax, James Brown: the drums play every section; the bridge breaks down to the
     rhythm section and the horns, it does not drop the groove (pop's drumless pre-chorus)."""

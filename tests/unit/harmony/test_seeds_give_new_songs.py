@@ -20,6 +20,7 @@ from muse_tui.compose.seeding import derive_rng
 from muse_tui.contracts import PipelineConfig
 from muse_tui.engine.orchestrator import Orchestrator, run_blocking
 from muse_tui.engine.registry import product_stages
+from muse_tui.knowledge.genres import genre_table
 from muse_tui.knowledge.progressions import progression_table
 from muse_tui.theory import Key
 
@@ -61,10 +62,12 @@ def test_likelier_progressions_come_first_across_genres_and_keys() -> None:
     # Over many (genre, key) orders, the first take is a heavier progression than the last.
     table, first, last = progression_table(), 0.0, 0.0
     for genre in ("pop", "trap", "house", "jazz", "rock", "reggae", "country", "funk"):
-        for tonic in ("C", "D", "E", "F", "G", "A", "Bb"):
+        length = genre_table().get(genre).progression_length  # jazz's are 32-bar forms
+        # Every key: the orders are random, and seven keys were too few to hold the average.
+        for tonic in ("C", "Db", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B"):
             picks = [
                 pick_from_library(
-                    genre, Key(tonic, "major"), 1.0, (1, 16), random.Random(0), table, take=n
+                    genre, Key(tonic, "major"), 1.0, length, random.Random(0), table, take=n
                 )
                 for n in range(60)
             ]

@@ -2,8 +2,8 @@
 a a' b a (the third phrase departs higher, the fourth brings the first back), an
 8-bar one a period whose answer moves on; a riff keeps its register.
 
-A random draw found "tense solo piano" (then read as cinematic) playing one 2-bar cell seven times through a
-16-bar theme (8 of 18 distinct 2-bar units).
+A random draw found "tense solo piano" (then read as cinematic) playing one 2-bar cell
+seven times through a 16-bar theme (8 of 18 distinct 2-bar units).
 """
 
 from __future__ import annotations

@@ -1,0 +1,116 @@
+"""A form asked in words, and songs in whole-form choruses, as S3 lays them out."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from muse_tui.compose.arrangement import arrange
+from muse_tui.compose.arrangement.asked import Count, read_asked_form
+from muse_tui.contracts.intent import DurationRange
+from muse_tui.contracts.song import EnrichedProgression
+from muse_tui.knowledge.arrangement import arrangement_table
+
+BAND = ["drums", "bass", "chords", "pad", "lead"]
+
+
+def kinds(template: str, *hints: str, **options: object) -> list[str]:
+    made = arrange(template, BAND, rng=random.Random(1), structure_hints=hints, **options)
+    return [s.kind for s in made.sections]
+
+
+@pytest.mark.parametrize(
+    ("hint", "sequence"),
+    [
+        ("form v-c-v-c-b-c", ("verse", "chorus", "verse", "chorus", "bridge", "chorus")),
+        ("form verse chorus verse chorus bridge chorus", None),
+        ("form intro, two verses, chorus", ("intro", "verse", "verse", "chorus")),
+        ("form aaba", ("a", "a", "bridge", "a")),
+        ("form abab", ("a", "peak", "a", "peak")),
+    ],
+)
+def test_an_asked_form_is_read_in_order(hint: str, sequence: tuple[str, ...] | None) -> None:
+    asked = read_asked_form([hint], arrangement_table().asked_form)
+    expected = sequence or ("verse", "chorus", "verse", "chorus", "bridge", "chorus")
+    assert asked.sequence == expected
+
+
+def test_counts_and_key_changes_are_read() -> None:
+    table = arrangement_table().asked_form
+    asked = read_asked_form(
+        ["sections two drops", "breakdown", "key change up a half step for the last chorus"],
+        table,
+    )
+    assert asked.counts == (Count("drop", 2, exact=True), Count("breakdown", 1, exact=False))
+    assert (asked.key_shift, asked.key_change_in) == (1, "chorus")
+    assert read_asked_form(["sections a second drop"], table).counts == (Count("drop", 2, True),)
+    assert read_asked_form(["key change"], table).key_shift == 2
+    assert read_asked_form(["key change down a minor third"], table).key_shift == -3
+
+
+def test_the_asked_sequence_wins_over_the_template_framed_by_its_intro_and_outro() -> None:
+    assert kinds("pop_rnb", "form v-c-v-c-b-c") == [
+        "intro", "verse", "chorus", "verse", "chorus", "bridge", "chorus", "outro",
+    ]  # fmt: skip
+    assert kinds("house_edm", "form i-v-c-o") == ["intro", "verse", "chorus", "outro"]
+
+
+def test_abab_takes_the_genres_own_kinds() -> None:
+    assert kinds("trap", "form abab")[1:5] == ["verse", "hook", "verse", "hook"]
+    assert kinds("rock", "form abab")[1:5] == ["verse", "chorus", "verse", "chorus"]
+    assert kinds("pop_rnb", "form aaba")[1:5] == ["verse", "verse", "bridge", "verse"]
+
+
+def test_an_asked_form_keeps_its_sections_however_long_the_song() -> None:
+    asked = kinds("pop_rnb", "form v-c-v-c-b-c", bars=120)
+    assert asked[1:-1] == ["verse", "chorus", "verse", "chorus", "bridge", "chorus"]
+
+
+def test_counts_add_and_remove_sections() -> None:
+    pop = kinds("pop_rnb", "sections two drops", "breakdown")
+    assert pop.count("drop") == 2 and pop.count("breakdown") == 1
+    assert pop.index("drop") == pop.index("chorus") + 1  # a post-chorus drop
+    assert pop.index("breakdown") < len(pop) - 1 - pop[::-1].index("chorus")
+    assert kinds("house_edm", "sections one drop").count("drop") == 1
+    long_edm = kinds("house_edm", "sections two drops", duration=DurationRange(min=200, max=240))
+    assert long_edm.count("drop") == 2  # a longer song stretches, it does not add a third
+
+
+def test_a_key_change_moves_the_last_asked_section_and_what_follows() -> None:
+    made = arrange(
+        "pop_rnb",
+        BAND,
+        rng=random.Random(1),
+        structure_hints=["key change up a half step for the last chorus"],
+    )
+    last_chorus = max(i for i, s in enumerate(made.sections) if s.kind == "chorus")
+    shifts = [s.key_shift for s in made.sections]
+    assert shifts == [0] * last_chorus + [1] * (len(shifts) - last_chorus)
+
+
+def test_whole_form_choruses_keep_the_forms_length(
+    progression: Callable[..., EnrichedProgression],
+) -> None:
+    form = progression(count=32)  # one chord a bar: a 32-bar form
+    for duration in (DurationRange(min=90, max=140), DurationRange(min=160, max=240)):
+        made = arrange("jazz", BAND, rng=random.Random(2), duration=duration, progression=form)
+        choruses = [s for s in made.sections if s.kind in ("head", "solo")]
+        assert {s.bars for s in choruses} == {32}
+        assert choruses[0].name == "Head" and choruses[-1].name == "Head Out"
+        assert duration.min <= made.total_bars <= duration.max
+
+
+def test_blues_choruses_take_the_length_of_the_form_picked(
+    progression: Callable[..., EnrichedProgression],
+) -> None:
+    for bars in (8, 12, 16):
+        made = arrange("blues", BAND, rng=random.Random(2), progression=progression(count=bars))
+        choruses = [s for s in made.sections if s.kind in ("head", "solo")]
+        assert {s.bars for s in choruses} == {bars}
+        assert made.sections[0].chord_plan == "tail"  # the intro comes in from the V
+
+
+def test_aaba_asked_of_jazz_is_its_head_already() -> None:
+    assert kinds("jazz", "form aaba") == kinds("jazz")
