@@ -93,7 +93,8 @@ def test_blues_choruses_follow_the_blues_form_bar_by_bar(
     key = key_of(song.progression.key, song.progression.mode)
     one, four, five = key.tonic_pc, (key.tonic_pc + 5) % 12, (key.tonic_pc + 7) % 12
     choruses = [s for s in song.arrangement.sections if s.kind in ("head", "solo")]
-    assert len(choruses) >= 3
+    seconds = choruses[0].bars * song.beats_per_bar * 60 / song.tempo
+    assert len(choruses) >= 3 or (len(choruses) == 2 and seconds >= 60)  # a slow 16-bar form
     assert {s.bars for s in choruses} <= {8, 12, 16}
     assert len({s.bars for s in choruses}) == 1
     for chorus in choruses:

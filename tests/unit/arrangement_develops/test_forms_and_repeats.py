@@ -115,7 +115,8 @@ def test_a_repeat_never_turns_back_onto_the_first_fill(size: int) -> None:
 def test_forms_that_should_not_crash_say_so() -> None:
     table = arrangement_table()
 
-    assert {n for n, t in table.templates.items() if not t.crashes} == {"jazz", "lo_fi", "ambient"}
+    quiet = {"jazz", "lo_fi", "ambient", "bluegrass", "reel", "classical"}  # no crash cymbal
+    assert {n for n, t in table.templates.items() if not t.crashes} == quiet
     assert table.templates["house"].phrase_fills.kick_drop
     assert table.templates["rock"].phrase_fills.beats == 2
 
