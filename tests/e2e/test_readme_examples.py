@@ -83,14 +83,28 @@ def test_track_bass_finds_the_808_and_exact_roles_win(runner: CliRunner, tmp_pat
     assert unknown.exit_code == 2 and "no tuba" in unknown.output
 
 
+#: Genres whose band has a bass player (solo piano's left hand and an Irish session have none).
+WITH_BASS = sorted(
+    g for g, dna in genre_table().genres.items() if {"bass", "sub_bass"} & set(dna.roles)
+)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("genre", sorted(genre_table().genres))
+@pytest.mark.parametrize("genre", WITH_BASS)
 def test_track_bass_exists_on_every_genre(runner: CliRunner, genre: str) -> None:
     session = _compose(runner, genre.replace("_", " "))
     result = runner.invoke(
         main, ["alternatives", session, "--element", "track:bass", "--count", "2"]
     )
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.slow
+def test_track_bass_on_a_genre_without_one_says_so(runner: CliRunner) -> None:
+    """An Irish session has no bass player: asking to vary it names the tracks it has."""
+    session = _compose(runner, "irish folk")
+    result = runner.invoke(main, ["alternatives", session, "--element", "track:bass"])
+    assert result.exit_code == 2 and "There is no bass to vary" in result.output
 
 
 def test_the_readme_says_what_ask_answers() -> None:
