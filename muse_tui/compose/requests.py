@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from muse_tui.compose.intent.expression_words import edit_value, expression_changes
 from muse_tui.compose.intent.extract import PromptReading, read_prompt
@@ -218,11 +219,19 @@ def _clause_scope(clause: str) -> Scope:
     )
 
 
+@lru_cache(maxsize=4096)
+def _phrase(phrase: str) -> re.Pattern[str]:
+    """`phrase` as whole words. Compiled once: the instrument and voice tables hold more
+    phrases than `re`'s own cache, so searching them uncompiled recompiled every one per
+    request (0.2 s each; the edit fuzz timed out)."""
+    return re.compile(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])")
+
+
 def _voice(clause: str) -> str | None:
     """The drum voice a clause names ("the kick", "open hats"), the longest words first."""
     words = edit_words().drum_voices
     for phrase in sorted(words, key=len, reverse=True):
-        if re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", clause):
+        if _phrase(phrase).search(clause):
             return words[phrase]
     return None
 
@@ -274,8 +283,9 @@ def roles_named(clause: str) -> list[tuple[str, str]]:
     lexicon = intent_lexicon()
     found: list[tuple[int, int, str, str]] = []
     phrases = [(p.lower(), w.role) for w in lexicon.instruments.values() for p in w.phrases]
+    lower = clause.lower()
     for phrase, role in [*phrases, *edit_words().role_words.items()]:
-        if m := re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", clause.lower()):
+        if m := _phrase(phrase).search(lower):
             found.append((m.start(), -len(phrase), role, phrase))
     roles: dict[str, str] = {}
     for _, _, role, phrase in sorted(found):
@@ -348,7 +358,7 @@ def _instruments_named(text: str) -> list[tuple[int, str]]:
     spans: list[tuple[int, int, str]] = []
     for name, instrument in instrument_table().instruments.items():
         for phrase in (name, *instrument.phrases):
-            if m := re.search(rf"(?<![\w-]){re.escape(phrase.lower())}(?![\w-])", text):
+            if m := _phrase(phrase.lower()).search(text):
                 spans.append((m.start(), m.end(), name))
     kept: list[tuple[int, int, str]] = []
     for start, end, name in sorted(spans, key=lambda s: (s[0], s[0] - s[1])):
