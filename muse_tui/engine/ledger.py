@@ -20,7 +20,7 @@ from muse_tui.contracts import (
     StageFailed,
     StageRecord,
 )
-from muse_tui.store.atomic import remove_temp_files, sync_files, write_advice
+from muse_tui.store.atomic import remove_temp_files, sync_files
 from muse_tui.store.checkpoint import (
     STATE_DIR,
     SongJson,
@@ -34,18 +34,13 @@ from muse_tui.store.session_writer import record_run_in_manifest
 
 from .checkpoint_writer import CheckpointWriter
 from .event_order import OrderedEvents
-from .outcomes import finish_message
+from .outcomes import finish_message, write_failed_hint
 from .stages import StageResult
 
 #: Stages whose checkpoint is fsynced: after the parts (S4) and the MIDI (S6), the costly
 #: work. The others are cheap to redo, so theirs are only renamed into place: whole after
 #: a killed process, and at worst lost to a power cut (the run resumes a stage earlier).
 DURABLE_STAGES = frozenset({4, 6})
-
-
-def write_failed_hint(exc: OSError) -> str:
-    """What to do after a write the disk refused (full, read-only, a link leading out)."""
-    return f"{write_advice(exc)}, then resume it with `muse-studio resume SESSION`"
 
 
 @dataclass

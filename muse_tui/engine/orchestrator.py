@@ -38,8 +38,8 @@ from .attempts import Attempts, RunTimedOut
 from .collector import collector_paused
 from .event_order import OrderedEvents
 from .gates import Gates, RunCancelled
-from .ledger import DURABLE_STAGES, RunLedger, write_failed_hint
-from .outcomes import combined_error
+from .ledger import DURABLE_STAGES, RunLedger
+from .outcomes import combined_error, write_failed_hint
 from .protocols import ApprovalGate, AutoApprove, EventSink, NullSink, Playback
 from .stages import QualityRewind, StageRegistry
 

@@ -6,6 +6,7 @@ import time
 import traceback
 
 from muse_tui.contracts import ComposerPipeline, StageError, StageRecord
+from muse_tui.store.atomic import WriteFailed, write_advice
 
 from .stages import StageContext, StageFailure
 
@@ -14,6 +15,11 @@ def account(record: StageRecord, ctx: StageContext, begun: float) -> None:
     """Add one attempt's tool calls and time to the stage record."""
     record.tool_calls.extend(ctx.tool_calls)
     record.duration_ms = (record.duration_ms or 0) + (time.perf_counter() - begun) * 1000
+
+
+def write_failed_hint(exc: OSError) -> str:
+    """What to do after a write the disk refused (full, read-only, a link leading out)."""
+    return f"{write_advice(exc)}, then resume it with `muse-studio resume SESSION`"
 
 
 def stage_error(exc: BaseException, attempt: int, stage_timeout_ms: int) -> StageError:
@@ -27,6 +33,16 @@ def stage_error(exc: BaseException, attempt: int, stage_timeout_ms: int) -> Stag
             message=str(exc),
             recovery_hint=exc.hint,
             recoverable=exc.recoverable,
+            attempt=attempt,
+        )
+    if isinstance(exc, WriteFailed):
+        # A stage's own file the disk refused fails the run as a refused checkpoint does:
+        # with what could not be written and what to do, and no retry into the same wall.
+        return StageError(
+            code="FILE_WRITE_FAILED",
+            message=str(exc),
+            recovery_hint=write_failed_hint(exc),
+            recoverable=False,
             attempt=attempt,
         )
     return StageError(

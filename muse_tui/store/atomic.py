@@ -17,6 +17,9 @@ TMP_SUFFIX = ".tmp"
 class WriteFailed(OSError):
     """A file could not be written; the message says which and why, in one sentence."""
 
+    def __str__(self) -> str:  # the sentence, without OSError's "[Errno 28]" in front of it
+        return self.strerror or super().__str__()
+
 
 _NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 _NOT_ALLOWED = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
@@ -85,11 +88,11 @@ def write_atomic_files(
     staging = STAGING.get()
     if staging is not None and all(staging.covers(path) for path, _ in payloads):
         return [staging.put_path(path, payload) for path, payload in payloads]
-    for folder in dict.fromkeys(path.parent for path, _ in payloads):
-        folder.mkdir(parents=True, exist_ok=True)
     temps: list[str] = []
     writing: Path | None = None
     try:
+        for writing, _ in payloads:  # a file where a folder should be is a refused write too
+            writing.parent.mkdir(parents=True, exist_ok=True)
         for writing, payload in payloads:
             fd, tmp_name = tempfile.mkstemp(
                 prefix=f".{writing.name}.", suffix=TMP_SUFFIX, dir=writing.parent

@@ -97,9 +97,11 @@ class Composer(Widget):
                 self.open_session(folder)
             if pipeline.status == "failed":
                 failed = [r for r in pipeline.stages.values() if r.status == "failed"]
-                hint = failed[-1].error.recovery_hint if failed and failed[-1].error else None
+                error = failed[-1].error if failed else None
                 self.notify(
-                    hint or "Check the Notes pane for why; resume it from Sessions (ctrl+o).",
+                    error.sentence
+                    if error and error.recovery_hint
+                    else "Check the Notes pane for why; resume it from Sessions (ctrl+o).",
                     title="The run failed",
                     severity="error",
                     timeout=10,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import time
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 
 from muse_tui.contracts import Ambiguity, PipelineConfig
 from muse_tui.engine.protocols import ApprovalRequest
+from muse_tui.store.atomic import WriteFailed
 from muse_tui.store.checkpoint import CheckpointError, load_checkpoint, pipeline_path
 from muse_tui.store.manifest import read_manifest
 from tests.engine.fakes import Knobs, orchestrator
@@ -119,6 +121,30 @@ async def test_4_persistent_harmony_failure_fails_the_run_with_every_cause(tmp_p
     finished = sink.events[-1]
     assert finished.error == error  # type: ignore[union-attr]
     assert "injected failure 3 in stage 2" in finished.message  # type: ignore[union-attr]
+
+
+async def test_a_stage_whose_file_is_refused_fails_once_with_what_to_do(tmp_path: Path) -> None:
+    # Retrying into a full disk at once only fails again; the producer needs the reason.
+    engine, sink = orchestrator(tmp_path)
+    calls: list[int] = []
+
+    def harmony(song: object, ctx: object) -> object:
+        calls.append(1)
+        raise WriteFailed(errno.ENOSPC, "could not write chords.mid: No space left on device")
+
+    engine.stages[2] = harmony
+    p = await engine.run("x", seed=1, config=no_gates())
+
+    assert p.status == "failed"
+    assert calls == [1]
+    error = p.stages[2].error
+    assert error is not None
+    assert error.code == "FILE_WRITE_FAILED"
+    assert error.sentence == (
+        "could not write chords.mid: No space left on device; "
+        "free some space, then resume it with `muse-studio resume SESSION`."
+    )
+    assert sink.events[-1].error == error  # type: ignore[union-attr]
 
 
 class Gate:

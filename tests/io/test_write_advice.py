@@ -40,6 +40,17 @@ def test_a_link_leading_out_of_the_session_is_not_a_full_disk(tmp_path: Path) ->
     )
 
 
+def test_a_file_where_a_folder_should_be_is_a_refused_write(tmp_path: Path) -> None:
+    # The same error whichever write meets it first: a stage's file or the checkpoint.
+    blocked = tmp_path / "sessions"
+    blocked.write_text("a file, not a folder")
+    with pytest.raises(WriteFailed) as refused:
+        atomic.write_atomic(blocked / "session-1" / "state" / "pipeline.json", "{}")
+    assert refused.value.errno == errno.ENOTDIR
+    assert str(refused.value).startswith("could not write ")
+    assert not list(tmp_path.glob("**/*.tmp"))
+
+
 def test_compose_into_a_read_only_folder_says_to_make_it_writable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

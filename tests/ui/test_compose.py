@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import time
 from pathlib import Path
 
@@ -10,6 +11,8 @@ from textual.events import Key
 from textual.message import Message
 from textual.notifications import Notify
 
+from muse_tui.engine.stages import StageRegistry
+from muse_tui.store.atomic import WriteFailed
 from muse_tui.store.checkpoint import load_checkpoint
 from muse_tui.tui.messages import PipelineEventMessage
 from muse_tui.tui.screens.ambiguity import AmbiguityModal
@@ -20,7 +23,7 @@ from muse_tui.tui.screens.sessions import SessionsScreen
 from muse_tui.tui.widgets.arrangement import ArrangementView
 from muse_tui.tui.widgets.prompt import PromptInput
 from muse_tui.tui.widgets.tracker import StageTracker
-from tests.engine.fakes import Knobs
+from tests.engine.fakes import Knobs, fake_registry
 from tests.ui.harness import SESSION_IDS, Hold, make_studio, until
 
 NO_GATES = "approval_gates = []\n"
@@ -340,6 +343,28 @@ async def test_a_write_error_is_one_sentence_and_the_studio_stays_open(tmp_path:
         assert app.is_running
     said = notices(messages)
     assert any("could not be written" in n or "could not write" in n for n in said), said
+
+
+async def test_a_stage_whose_file_is_refused_says_so_in_one_sentence(tmp_path: Path) -> None:
+    # Under load a stage's own write can meet the wall before the checkpoint does.
+    def refusing() -> StageRegistry:
+        stages = fake_registry()
+
+        def harmony(song: object, ctx: object) -> object:
+            raise WriteFailed(errno.ENOTDIR, "could not write chords.mid: Not a directory")
+
+        stages[2] = harmony  # type: ignore[assignment]
+        return stages
+
+    app = make_studio(tmp_path, settings=NO_GATES, registry=refusing)
+    messages: list[Message] = []
+    async with app.run_test(message_hook=messages.append) as pilot:
+        await type_prompt(pilot, "dark trap")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.is_running
+    said = notices(messages)
+    assert any("could not write chords.mid" in n and "check the folder" in n for n in said), said
 
 
 async def test_a_song_arriving_as_the_studio_closes_is_dropped_without_a_traceback(

@@ -262,7 +262,7 @@ async def test_a_failed_write_is_one_sentence_and_the_song_stays(
         monkeypatch.setattr("muse_tui.engine.commit.write_changed_files", full_disk)
         await say(pilot, "Bass too busy, simplify")
         assert errors(messages) == [
-            "[Errno 28] No space left on device: could not write midi/bass.mid; the song on "
+            "No space left on device: could not write midi/bass.mid; the song on "
             "screen is as it was. Free some space, then try again."
         ]
         assert app.studio.song == song and app.studio.pipeline.song_state.history == []
