@@ -38,7 +38,12 @@ async def compose(
     bars: int | None = None,
     session_id: str | None = None,
 ) -> ComposerPipeline:
-    """Compose a new session from the prompt."""
+    """Compose a new session from the prompt.
+
+    Raises OSError, before any stage runs, when the sessions folder cannot be made
+    (a file where it should be, no permission): no run starts that could not be kept.
+    """
+    engine.sessions_root.mkdir(parents=True, exist_ok=True)
     answers = length_answers(default_bars, bars)
     return await engine.run(
         prompt, seed=seed, config=config, session_id=session_id, answers=answers
