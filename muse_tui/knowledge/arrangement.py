@@ -164,6 +164,16 @@ class AskedSection(Contract):
     play: list[PlayToken] = Field(min_length=1)
 
 
+class ListedKinds(Contract):
+    """How section kinds listed once each ("verse chorus bridge") become a song (see `about`)."""
+
+    about: str = ""
+    cycle: list[SectionKind] = Field(min_length=1, description="kinds that repeat as a cycle")
+    departures: list[SectionKind] = Field(default_factory=list, description="played once, late")
+    returns: list[SectionKind] = Field(default_factory=list, description="cycle kinds after it")
+    cycles: int = Field(default=2, ge=1, le=4)
+
+
 class AskedForms(Contract):
     """How a form written in the prompt is read and built (see `about`)."""
 
@@ -177,6 +187,7 @@ class AskedForms(Contract):
     after_peak: list[SectionKind] = Field(
         default_factory=list, description="kinds a count adds after a peak, not before the last"
     )
+    listed: ListedKinds | None = None
     sections: dict[SectionKind, AskedSection]
     intervals: dict[str, int] = Field(default_factory=dict, description="semitones")
     key_shift: int = Field(default=2, ge=1, le=11, description="a key change without interval")

@@ -1,10 +1,10 @@
 """Standard MIDI Files: the song as format 1 at 480 PPQ, and notes read back from any PPQ.
 
-Track 0 is the conductor (tempo, time signature, key signature, a marker per
-section); then one named track per instrument on its own channel. Times in the
-song are beats; here they become ticks, rounded once per event. Tracks are
-encoded here, byte for byte as mido would write them (running status
-included); `song_to_midifile` gives the same tracks as mido objects.
+Track 0 is the conductor (tempo, time signature, key signature, again at each
+section that changes key, a marker per section); then one named track per instrument
+on its own channel. Times in the song are beats; here they become ticks, rounded once
+per event. Tracks are encoded here, byte for byte as mido would write them (running
+status included); `song_to_midifile` gives the same tracks as mido objects.
 """
 
 from __future__ import annotations
@@ -19,10 +19,12 @@ from pathlib import Path
 import mido
 
 from muse_tui.compose.assembly import arrange_for_playback
+from muse_tui.compose.transposition import shifted_key
 from muse_tui.contracts import ManifestFile, Meter, Note, SongState, Track
 from muse_tui.store.atomic import current_size, write_atomic_files
 from muse_tui.store.sessions import inside_session, sanitise_name
 from muse_tui.theory import SCALE_STEPS, KeySyntaxError, parse_key
+from muse_tui.theory.key import key_of
 
 PPQ = 480
 MIDI_DIR = "midi"
@@ -240,8 +242,14 @@ def _conductor(song: SongState, ppq: int) -> list[Event]:
     key = key_signature_name(song.key, song.mode)
     if key is not None:
         events.append((0, 0, _meta("key_signature", key=key)))
+    shift = 0
     for section in song.arrangement.sections if song.arrangement else []:
         tick = _tick(bars.bar_start(section.start_bar), ppq)
+        if key is not None and section.key_shift != shift:
+            shift = section.key_shift
+            moved = shifted_key(key_of(song.key, song.mode), shift)
+            name = key_signature_name(moved.tonic, song.mode) or key
+            events.append((tick, 0, _meta("key_signature", key=name)))
         events.append((tick, 1, _meta("marker", text=_text(section.name, section.kind))))
     return sorted(events, key=_TICK_AND_ORDER)
 

@@ -3,8 +3,10 @@
 S1 keeps the words (`form v-c-v-c-b-c`, `sections two drops`, `key change up a step for
 the last chorus`); this module reads them with `askedForm` of the arrangement skill file
 and reshapes the template's sections. An asked sequence is the song's form, framed by the
-template's intro and outro when it names neither; a count adds or removes sections of a
-kind; a key change moves the last asked section, and what follows it, up.
+template's intro and outro when it names neither; kinds listed once each ("verse chorus
+bridge") name a verse-chorus song's sections (`listed`), not a one-each form; a count
+adds or removes sections of a kind; a key change moves the last asked section, and what
+follows it, up.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from dataclasses import dataclass, replace
 from muse_tui.compose.arrangement.form import PEAK_KINDS
 from muse_tui.compose.arrangement.plan import SectionPlan
 from muse_tui.contracts.song import SectionKind
-from muse_tui.knowledge.arrangement import AskedForms
+from muse_tui.knowledge.arrangement import AskedForms, ListedKinds
 
 _FORM, _SECTIONS, _KEY_CHANGE = "form ", "sections ", "key change"
 _ARTICLES = ("a", "an")
+#: Words that write a form in order ("intro -> verse then chorus"), not a list of its kinds.
+_ORDER_WORDS = re.compile(r"->|→|>|\bthen\b|\s-\s")
 #: What song-form letters ("AABA") read as before they meet a template.
 _SONG_FORM_LETTERS = frozenset({"a", "peak", "bridge"})
 
@@ -113,7 +117,32 @@ def _sequence(words: str, table: AskedForms) -> tuple[str, ...]:
     kinds: list[str] = []
     for item in re.split(r"\s*(?:,|->|→|>|\bthen\b|\band\b)\s*|\s+-\s+", words):
         kinds += _items(item.strip(), table)
+    if table.listed and _only_names_kinds(words, kinds, table):
+        return _song_with(kinds, table.listed)
     return tuple(kinds)
+
+
+def _only_names_kinds(words: str, kinds: Sequence[str], table: AskedForms) -> bool:
+    """Whether the words list the song's section kinds, once each, rather than its order:
+    no arrows, "then", counts or repeats, and only kinds a verse-chorus song is made of."""
+    listed = table.listed
+    if listed is None or len(kinds) < 2 or len(set(kinds)) < len(kinds):
+        return False
+    if _ORDER_WORDS.search(words) or any(w in table.numbers for w in words.split()):
+        return False
+    known = {"intro", "outro", *listed.cycle, *listed.departures}
+    return set(kinds) <= known and any(k in listed.cycle for k in kinds)
+
+
+def _song_with(kinds: Sequence[str], listed: ListedKinds) -> tuple[str, ...]:
+    """The song a list of kinds names: intro, the cycle `cycles` times, the departures, the
+    cycle's peak again, outro ("verse chorus bridge": v-c-v-c-b-c)."""
+    cycle = [k for k in kinds if k in listed.cycle]
+    departures = [k for k in kinds if k in listed.departures]
+    back = ([k for k in cycle if k in listed.returns] or cycle[-1:]) if departures else []
+    intro = ["intro"] if "intro" in kinds else []
+    outro = ["outro"] if "outro" in kinds else []
+    return (*intro, *cycle * listed.cycles, *departures, *back, *outro)
 
 
 def _items(text: str, table: AskedForms) -> list[str]:

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
+from pathlib import Path
 
+import mido
 import pytest
 
 from muse_tui.compose.arrangement import arrange
 from muse_tui.compose.arrangement.asked import Count, read_asked_form
+from muse_tui.contracts import PipelineConfig
 from muse_tui.contracts.intent import DurationRange
 from muse_tui.contracts.song import EnrichedProgression
+from muse_tui.engine.orchestrator import Orchestrator, run_blocking
+from muse_tui.engine.registry import product_stages
 from muse_tui.knowledge.arrangement import arrangement_table
 
 BAND = ["drums", "bass", "chords", "pad", "lead"]
@@ -35,6 +41,31 @@ def test_an_asked_form_is_read_in_order(hint: str, sequence: tuple[str, ...] | N
     asked = read_asked_form([hint], arrangement_table().asked_form)
     expected = sequence or ("verse", "chorus", "verse", "chorus", "bridge", "chorus")
     assert asked.sequence == expected
+
+
+V, P, C, B = "verse", "pre_chorus", "chorus", "bridge"
+
+
+@pytest.mark.parametrize(
+    ("hint", "sequence"),
+    [
+        ("form verse chorus bridge", (V, C, V, C, B, C)),
+        ("form verse, chorus and bridge", (V, C, V, C, B, C)),
+        ("form a verse, a chorus and a bridge", (V, C, V, C, B, C)),
+        ("form verse, pre-chorus, chorus and bridge", (V, P, C, V, P, C, B, C)),
+        ("form intro verse chorus outro", ("intro", V, C, V, C, "outro")),
+        ("form verse hook bridge", (V, "hook", V, "hook", B, "hook")),
+        ("form build drop breakdown", ("build", "drop") * 2 + ("breakdown", "build", "drop")),
+        # Written in order: arrows, "then", a count or a repeat keep it as written.
+        ("form intro -> verse -> chorus -> bridge", ("intro", V, C, B)),
+        ("form verse then chorus then bridge", (V, C, B)),
+        ("form one verse, one chorus, one bridge", (V, C, B)),
+    ],
+)  # fmt: skip
+def test_kinds_listed_once_each_name_a_verse_chorus_song(
+    hint: str, sequence: tuple[str, ...]
+) -> None:
+    assert read_asked_form([hint], arrangement_table().asked_form).sequence == sequence
 
 
 def test_counts_and_key_changes_are_read() -> None:
@@ -114,3 +145,22 @@ def test_blues_choruses_take_the_length_of_the_form_picked(
 
 def test_aaba_asked_of_jazz_is_its_head_already() -> None:
     assert kinds("jazz", "form aaba") == kinds("jazz")
+
+
+def test_verse_chorus_bridge_in_a_prompt_is_a_song_with_those_sections_on_the_midi_file(
+    tmp_path: Path,
+) -> None:
+    engine = Orchestrator(product_stages(), tmp_path)
+    run = run_blocking(
+        engine.run(
+            "pop song in G major with piano, bass and drums, verse chorus bridge",
+            seed=1,
+            config=PipelineConfig(approval_gates=[]),
+        )
+    )
+    assert run.status == "completed"
+    midi = mido.MidiFile(tmp_path / run.session_id / "midi" / "full-arrangement.mid")
+    markers = [m.text for m in midi.tracks[0] if m.type == "marker"]
+    body = [re.sub(r"\s*\d+$", "", name) for name in markers if name not in ("Intro", "Outro")]
+
+    assert body == ["Verse", "Chorus", "Verse", "Chorus", "Bridge", "Chorus"], markers
