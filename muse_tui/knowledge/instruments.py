@@ -56,6 +56,11 @@ class Instrument(Contract):
     articulation: str | None = Field(
         default=None, description="how its notes are played (`sound/articulations.json`)"
     )
+    monophonic: bool = Field(
+        default=False,
+        description="one note at a time (a wind, brass or harmonica player): on a harmony "
+        "role it plays a line of held guide tones, never block chords",
+    )
     quiets_kit_voices: list[str] = Field(
         default_factory=list, description="kit voices the drums leave out when it plays"
     )

@@ -4,7 +4,8 @@ The role's writer drafts the notes (a comping rhythm, a lead line); the idiom of
 the instrument the track plays then shapes them: palm-muted chugs are short and
 low, staccato strings detached, vocal chops cut into syllables, a pedal steel
 swells and bends into its notes, an acid line slides and accents, a talking drum
-bends its strokes. Drums take their genre's idiom (hyperpop's glitch stutters) and
+bends its strokes, a wind or brass player plays one note at a time (`monophony`).
+Drums take their genre's idiom (hyperpop's glitch stutters) and
 leave out what a named kit sound replaces (a bodhrán band has no claps or crashes).
 Lines nobody named sit under a named lead, so the melody stays the named one's.
 An idiom rewrites the notes, so a writer's finisher (808 glides, fitted to the
@@ -23,6 +24,7 @@ from muse_tui.theory import fold_into
 
 from ..humanize import Draft
 from .context import PartContext, PartDraft
+from .monophony import one_voice
 
 #: Lines that may climb over the lead: they are moved under a named one.
 _LINE_ROLES = frozenset({"arp", "texture"})
@@ -45,6 +47,8 @@ def articulate(ctx: PartContext, draft: PartDraft) -> PartDraft:
         idiom = table.idioms[name] if name is not None else None
     if idiom is not None:
         draft = PLAYERS[idiom.kind](ctx, draft, idiom)
+    if ctx.plays_one_note:
+        draft = one_voice(ctx, draft)
     return _under_a_named_lead(ctx, draft)
 
 

@@ -141,3 +141,24 @@ def test_a_bodhran_band_has_no_claps_or_crashes(tmp_path: Path) -> None:
     kit = [p for t in tracks if t.channel == DRUM_CHANNEL for _, _, p, _ in t.notes]
     assert sum(1 for p in kit if p in (41, 43, 45, 47)) >= 8  # the frame drum on the toms
     assert not [p for p in kit if p in (39, 49, 57)]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "programs"),
+    [
+        ("jazz, trumpet, alto sax, 16 bars", [56, 65]),  # the sax seated on the chords
+        ("country with pedal steel and harmonica, 16 bars", [22]),  # the harmonica on the pad
+        ("funk, flute, trumpet, clarinet, 16 bars", [73, 56, 71]),
+    ],
+)
+def test_a_wind_or_brass_player_sounds_one_note_at_a_time(
+    tmp_path: Path, prompt: str, programs: list[int]
+) -> None:
+    """The panel heard a sax playing block chords (issue 30): given a harmony role, a
+    one-voice instrument plays a line of guide tones, never two notes at once."""
+    tracks = played(tmp_path, prompt)
+    for program in programs:
+        line = playing(tracks, program)
+        assert len(line.notes) >= 8, f"program {program} plays {len(line.notes)} notes"
+        overlaps = [(a, b) for a, b in pairwise(line.notes) if b[0] < a[1] - 1e-6]
+        assert not overlaps, f"program {program} sounds two notes at once: {overlaps[:3]}"
