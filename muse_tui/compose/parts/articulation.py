@@ -4,9 +4,10 @@ The role's writer drafts the notes (a comping rhythm, a lead line); the idiom of
 the instrument the track plays then shapes them: palm-muted chugs are short and
 low, staccato strings detached, vocal chops cut into syllables, a pedal steel
 swells and bends into its notes, an acid line slides and accents, a talking drum
-bends its strokes, a wind or brass player plays one note at a time (`monophony`).
-Drums take their genre's idiom (hyperpop's glitch stutters) and
-leave out what a named kit sound replaces (a bodhrán band has no claps or crashes).
+bends its strokes, vinyl crackle and field recordings hold a bed, and a wind or
+brass player plays one note at a time (`monophony`). Drums take their genre's
+idiom (hyperpop's glitch stutters) and leave out what a named kit sound replaces
+(a bodhrán band has no claps or crashes).
 Lines nobody named sit under a named lead, so the melody stays the named one's.
 An idiom rewrites the notes, so a writer's finisher (808 glides, fitted to the
 notes it drafted) is left out wherever one applies.
@@ -194,12 +195,33 @@ def _stutter(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
     return PartDraft([*draft.notes, *added], draft.control_changes, draft.pitch_bends, draft.feel)
 
 
+def _held(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
+    """One long note every `bars` bars wherever the draft plays: a noise bed on the
+    idiom's `pitch` (a sample's root), else an ambience on the key's tonic."""
+    span = idiom.bars * ctx.beats_per_bar
+    pitch = idiom.pitch
+    if pitch is None:
+        pitch = _into(ctx.harmony.scale[0] + 48, idiom.pitch_range)
+    notes: list[Draft] = []
+    start = 0.0
+    while start < ctx.length - 1e-6:
+        end = min(start + span, ctx.length)
+        inside = [n for n in draft.notes if start - 1e-6 <= n.start < end - 1e-6]
+        if inside:
+            first = min(n.start for n in inside)
+            velocity = statistics.mean(n.velocity for n in inside)
+            notes.append(Draft(pitch, velocity, first, end - first - 0.05, "bed", locked=True))
+        start = end
+    return PartDraft(notes, draft.control_changes, draft.pitch_bends, draft.feel)
+
+
 PLAYERS: dict[str, Callable[[PartContext, PartDraft, Idiom], PartDraft]] = {
     "short": _short,
     "swell": _swell,
     "acid": _acid,
     "talking": _talking,
     "stutter": _stutter,
+    "held": _held,
 }
 
 

@@ -162,3 +162,19 @@ def test_a_wind_or_brass_player_sounds_one_note_at_a_time(
         assert len(line.notes) >= 8, f"program {program} plays {len(line.notes)} notes"
         overlaps = [(a, b) for a, b in pairwise(line.notes) if b[0] < a[1] - 1e-6]
         assert not overlaps, f"program {program} sounds two notes at once: {overlaps[:3]}"
+
+
+@pytest.mark.parametrize(
+    ("prompt", "program"),
+    [
+        ("lo-fi hip hop, vinyl crackle, 16 bars", 122),  # Seashore: GM's steady noise
+        ("ambient in D minor with field recordings, 16 bars", 96),  # FX 1 (rain)
+    ],
+)
+def test_a_sound_effect_holds_a_bed_not_a_melody(tmp_path: Path, program: int, prompt: str) -> None:
+    """The panel heard vinyl crackle as Seashore playing a rising line up to C7 (issue 30):
+    a noise or ambience is one held key, each note lasting bars."""
+    bed = playing(played(tmp_path, prompt), program)
+    assert len({pitch for _, _, pitch, _ in bed.notes}) == 1, "it plays a tune"
+    assert min(lengths(bed)) >= 4.0 - TOLERANCE  # a bar or more each
+    assert len(bed.notes) >= 2
