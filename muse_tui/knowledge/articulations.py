@@ -40,6 +40,8 @@ class Idiom(Contract):
     gap: float = Field(default=0.0625, gt=0)
     every: float = Field(default=8.0, gt=0)
     bars: int = Field(default=4, ge=1, description="held: the bars one held note lasts")
+    double_stops: bool = Field(default=False, description="swell: a third or sixth under")
+    fills: bool = Field(default=False, description="swell: a falling fill in the rests")
     pitch: int | None = Field(
         default=None, ge=0, le=127, description="held: one key for every note (a noise's root)"
     )

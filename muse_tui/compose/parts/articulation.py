@@ -26,6 +26,7 @@ from muse_tui.theory import fold_into
 from ..humanize import Draft
 from .context import PartContext, PartDraft
 from .monophony import one_voice
+from .swells import swell
 
 #: Lines that may climb over the lead: they are moved under a named one.
 _LINE_ROLES = frozenset({"arp", "texture"})
@@ -75,43 +76,6 @@ def _short(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
                 )
             )
     return PartDraft(played, draft.control_changes, draft.pitch_bends, draft.feel)
-
-
-def _swell(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
-    """Notes joined into swells of at least `longest` beats, each rising on the volume
-    pedal and bent up into its pitch from `bend` below."""
-    onsets = sorted({n.start for n in draft.notes})
-    kept: list[float] = []
-    for start in onsets:
-        if not kept or start - kept[-1] >= idiom.longest:
-            kept.append(start)
-    ends = [*kept[1:], ctx.length]
-    notes, swells, bends = [], list(draft.control_changes), list(draft.pitch_bends)
-    channel = ctx.track.channel
-    for start, end in zip(kept, ends, strict=True):
-        length = max(min(end - start - 0.05, 4 * idiom.longest), idiom.longest)
-        struck = [n for n in draft.notes if abs(n.start - start) < 1e-6]
-        notes += [Draft(n.pitch, n.velocity, start, length, n.voice) for n in struck]
-        rise = min(length / 2, 1.0)
-        swells += [
-            ControlChange(
-                beat=start + rise * k / 4,
-                controller=idiom.controller,
-                value=round(40 + 80 * k / 4),
-                channel=channel,
-            )
-            for k in range(5)
-        ]
-        if idiom.bend:
-            bends += [
-                PitchBend(
-                    beat=start + 0.25 * k / 2,
-                    value=round(-idiom.bend * (1 - k / 2)),
-                    channel=channel,
-                )
-                for k in range(3)
-            ]
-    return PartDraft(notes, swells, bends, draft.feel)
 
 
 def _acid(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
@@ -217,7 +181,7 @@ def _held(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
 
 PLAYERS: dict[str, Callable[[PartContext, PartDraft, Idiom], PartDraft]] = {
     "short": _short,
-    "swell": _swell,
+    "swell": swell,
     "acid": _acid,
     "talking": _talking,
     "stutter": _stutter,

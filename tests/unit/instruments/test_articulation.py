@@ -111,6 +111,41 @@ def test_pedal_steel_swells_and_bends_on_its_own_patch(tmp_path: Path) -> None:
     assert len(set(swells)) >= 3
 
 
+def sounding_together(track: Played) -> int:
+    """The most notes the track sounds at once."""
+    edges = sorted(
+        [(start, 1) for start, _, _, _ in track.notes] + [(end, -1) for _, end, _, _ in track.notes]
+    )
+    most = now = 0
+    for _, step in edges:
+        now += step
+        most = max(most, now)
+    return most
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["country ballad with pedal steel, 32 bars", "country, harmonica lead, pedal steel, 16 bars"],
+)
+def test_pedal_steel_plays_grips_slides_and_fills_in_its_register(
+    tmp_path: Path, prompt: str
+) -> None:
+    """The panel heard the steel hold high block chords (issue 30): it plays single notes
+    and two-note grips (never more) in the E9 neck's E3-G5, slides a step with the bar
+    (pitch bends both ways) and answers the phrases with short fills."""
+    steel = next(t for t in played(tmp_path, prompt) if t.name.startswith("Pedal Steel"))
+    assert sounding_together(steel) <= 2, "a block chord"
+    starts = [start for start, _, _, _ in steel.notes]
+    grips = sum(1 for a, b in pairwise(starts) if abs(a - b) < 1e-6)
+    assert grips >= 1, "no double stop"
+    pitches = [pitch for _, _, pitch, _ in steel.notes]
+    assert min(pitches) >= 52 and max(pitches) <= 79
+    assert any(value > 0 for _, value in steel.bends), "no slide down"
+    assert any(value < 0 for _, value in steel.bends), "no bend up"
+    fills = [n for n in steel.notes if n[1] - n[0] <= EIGHTH + TOLERANCE]
+    assert len(fills) >= 3, "no fills between the phrases"
+
+
 def test_acid_line_slides_and_accents(tmp_path: Path) -> None:
     acid = playing(played(tmp_path, "techno, acid 303 line, 16 bars"), 81)
     notes = acid.notes
