@@ -417,6 +417,20 @@ def _earliest_loudest(note: Note) -> tuple[float, int]:
 _START_AND_PITCH = attrgetter("start_beat", "pitch")
 
 
+def one_at_a_time(notes: Iterable[Note]) -> list[Note]:
+    """The notes of a one-voice player (a sax, a flute): of notes starting together the
+    highest stays, and each note stops a tick before the next one starts, whatever
+    humanising did to their timing."""
+    line: list[Note] = []
+    for note in sorted(notes, key=lambda n: (n.start_beat, -n.pitch)):
+        if line and note.start_beat - line[-1].start_beat < _SHORTEST:
+            continue  # struck with the one before, which is higher
+        if line and line[-1].start_beat + line[-1].duration_beats > note.start_beat:
+            line[-1] = _lasting(line[-1], _tick(note.start_beat - line[-1].start_beat) - _ONE_TICK)
+        line.append(note)
+    return [n for n in line if n.duration_beats >= _SHORTEST]
+
+
 def _lasting(note: Note, duration: float) -> Note:
     """`note` lasting `duration`; like `model_copy`, a length of 0 passes (tidy drops it next)."""
     if duration > 0:
@@ -426,3 +440,6 @@ def _lasting(note: Note, duration: float) -> Note:
 
 def _tick(beats: float) -> float:
     return round(beats * TICKS_PER_BEAT) / TICKS_PER_BEAT
+
+
+_ONE_TICK = 1 / TICKS_PER_BEAT

@@ -137,6 +137,11 @@ class GenreDNAVector(Contract):
     voicing_style: VoicingStyle = "close"
     roles: list[TrackRole] = Field(min_length=1)
     instruments: list[str] = Field(default_factory=list)
+    core: list[TrackRole] = Field(
+        default_factory=list,
+        description="harmony roles whose genre player a named sound joins, never replaces "
+        "(rock's guitar on chords); the drums and the bass are always kept",
+    )
     arrangement_template: ArrangementTemplateName
     creativity: CreativityDials = Field(default_factory=CreativityDials)
     energy: float = Field(ge=0, le=1)

@@ -19,7 +19,7 @@ from muse_tui.knowledge.table import skill_table
 
 ARTICULATIONS_FILE = "sound/articulations.json"
 
-IdiomKind = Literal["short", "swell", "acid", "talking", "stutter"]
+IdiomKind = Literal["short", "swell", "acid", "talking", "stutter", "held"]
 
 
 class Idiom(Contract):
@@ -39,6 +39,12 @@ class Idiom(Contract):
     repeats: int = Field(default=0, ge=0)
     gap: float = Field(default=0.0625, gt=0)
     every: float = Field(default=8.0, gt=0)
+    bars: int = Field(default=4, ge=1, description="held: the bars one held note lasts")
+    double_stops: bool = Field(default=False, description="swell: a third or sixth under")
+    fills: bool = Field(default=False, description="swell: a falling fill in the rests")
+    pitch: int | None = Field(
+        default=None, ge=0, le=127, description="held: one key for every note (a noise's root)"
+    )
     about: str = ""
 
     @model_validator(mode="after")

@@ -8,7 +8,7 @@ here; S4 names and programs tracks from here; S5 keeps to the same instrument.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 
 from pydantic import Field, model_validator
@@ -55,6 +55,11 @@ class Instrument(Contract):
     )
     articulation: str | None = Field(
         default=None, description="how its notes are played (`sound/articulations.json`)"
+    )
+    monophonic: bool = Field(
+        default=False,
+        description="one note at a time (a wind, brass or harmonica player): on a harmony "
+        "role it plays a line of held guide tones, never block chords",
     )
     quiets_kit_voices: list[str] = Field(
         default_factory=list, description="kit voices the drums leave out when it plays"
@@ -152,6 +157,7 @@ class InstrumentTable(Contract):
         requests: Iterable[str],
         roles: Collection[TrackRole] | None = None,
         lead: str | None = None,
+        held: Mapping[TrackRole, int] | None = None,
     ) -> dict[TrackRole, str]:
         """Which requested sound plays which role: its own, else the first free other.
 
@@ -165,9 +171,15 @@ class InstrumentTable(Contract):
         a sub bass the bass. A pitched sound whose roles are all taken plays any free
         bed or top role (`SPARE_ROLES`), so every named sound gets its own track: it
         joins the band rather than going unplayed.
+
+        `held` maps the genre's core seats (`core_seats`: rock's guitar on chords) to
+        the program of the player there: a named sound of another GM family joins the
+        band beside that player rather than taking its seat (a mandolin in a rock song
+        plays keys, the guitar keeps the chords; an acoustic guitar may take them).
         """
         requests = list(requests)
         groups = arrangement_table().role_groups if roles is not None else {}
+        held = held or {}
         seated: dict[TrackRole, str] = {}
         leader = self.leader(requests, lead)
         if leader is not None and (roles is None or "lead" in roles):
@@ -180,15 +192,71 @@ class InstrumentTable(Contract):
             spare = SPARE_ROLES if instrument.role not in LOW_ROLES else ()
             wanted = (instrument.role, *instrument.also_roles, *kin, *spare)
             if request in seated.values():  # the leader: its own role too, if it has another
-                wanted = (instrument.role,) if request == leader else ()
+                wanted = self._leader_seats(instrument, held) if request == leader else ()
             free = [
                 r
                 for r in dict.fromkeys(wanted)
-                if r not in seated and (roles is None or r in roles)
+                if r not in seated
+                and (roles is None or r in roles)
+                and _may_sit(instrument, held.get(r))
             ]
             if free:
                 seated[free[0]] = request
         return seated
+
+    def _leader_seats(
+        self, instrument: Instrument, held: Mapping[TrackRole, int]
+    ) -> tuple[TrackRole, ...]:
+        """Where a leader made for another role plays that one too: its own role, or,
+        when a core player holds it (a piano leading a rock song), the harmony roles it
+        can also take (the piano's keys), so it still comps under its melody."""
+        if _may_sit(instrument, held.get(instrument.role)):
+            return (instrument.role,)
+        harmony = arrangement_table().role_groups["harmony"]
+        return tuple(r for r in instrument.also_roles if r in harmony)
+
+    def usual(
+        self,
+        sounds: Iterable[str],
+        roles: Collection[TrackRole],
+        placed: Collection[str] = frozenset(),
+    ) -> dict[TrackRole, str]:
+        """Role → a genre's usual sound for it, from its instrument ids in the genre's order.
+
+        A sound takes its own role, else another free role of the same group (jazz's
+        piano plays the keys), never a role of another group or one outside `roles`.
+        Sounds already `placed` (the producer's) are not played twice.
+        """
+        groups = arrangement_table().role_groups
+        group_of = {role: group for group, members in groups.items() for role in members}
+        usual: dict[TrackRole, str] = {}
+        for instrument_id in sounds:
+            sound = self.get(instrument_id)
+            if sound is None or sound.program is None or instrument_id in placed:
+                continue
+            home = group_of.get(sound.role)
+            fits = [sound.role, *(r for r in sound.also_roles if group_of.get(r) == home)]
+            free = [r for r in fits if r in roles and r not in usual]
+            if free and instrument_id not in usual.values():
+                usual[free[0]] = instrument_id
+        return usual
+
+    def core_seats(
+        self, sounds: Iterable[str], roles: Collection[TrackRole], core: Iterable[TrackRole]
+    ) -> dict[TrackRole, int]:
+        """The genre's `core` seats → the program of its usual player there (`usual`)."""
+        usual = self.usual(sounds, roles)
+        return {
+            role: program
+            for role in core
+            if role in usual and (program := self.instruments[usual[role]].program) is not None
+        }
+
+
+def _may_sit(instrument: Instrument, holder: int | None) -> bool:
+    """A named sound may take a seat no core player holds, or one held by its own GM
+    family (program // 8: an acoustic guitar for the distorted one)."""
+    return holder is None or (instrument.program or 0) // 8 == holder // 8
 
 
 @skill_table

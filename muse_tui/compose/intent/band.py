@@ -1,7 +1,10 @@
 """Which roles a song gets: the sounds the producer named, seated, and the genre's band
-around them (its drums and bass always, unless the prompt leaves them out)."""
+around them (its drums and bass always, and its core players, rock's guitar, unless
+the prompt leaves them out)."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from muse_tui.compose.intent.extract import PromptReading
 from muse_tui.contracts.intent import GenreDNAVector
@@ -26,7 +29,8 @@ def track_roles(
     for rule in rules:
         requests += [i for i in rule.adds_instruments if i not in requests]
     lead = reading.lead_instrument
-    named = requested_roles(requests, lexicon, lead)
+    held = core_seats(dna, lexicon)
+    named = requested_roles(requests, lexicon, lead, held)
     if any(rule.only_requested for rule in rules):
         roles = list(named)
         if "percussion" in roles and "drums" in dna.roles and "drums" not in roles:
@@ -34,9 +38,9 @@ def track_roles(
     elif reading.listed_instruments and _names_parts(reading.listed_instruments, lexicon):
         roles = list(named)  # "drums bass chords lead": the producer listed the whole band
     elif reading.listed_instruments:
-        roles = _with_core(named, home_roles(requests, lexicon), dna.roles)
+        roles = _with_core(named, home_roles(requests, lexicon), dna.roles) + list(held)
     else:
-        roles = _band_around(named, requests, dna, lexicon, lead)
+        roles = _band_around(named, requests, dna, lexicon, lead, held) + list(held)
     if any(rule.drum_voices for rule in rules) and "drums" not in roles:
         roles.append("drums")
     removed = {role for rule in rules for role in rule.removes_roles}
@@ -50,6 +54,7 @@ def _band_around(
     dna: GenreDNAVector,
     lexicon: IntentLexicon,
     lead: str | None = None,
+    held: Mapping[TrackRole, int] | None = None,
 ) -> list[TrackRole]:
     """The genre's band around the named sounds.
 
@@ -57,20 +62,36 @@ def _band_around(
     its band rather than reshaping it: a usual harmony instrument is the genre's own
     harmony part (jazz piano is its keys, not a second piano), a usual kit sound
     still gets its track (phonk's cowbell). A new harmony sound ("gospel with a
-    pad") makes the harmony with the others named beside it.
+    pad") makes the harmony with the others named beside it. A new sound named
+    beside a usual one keeps the seat it takes among them all (a harmonica beside
+    country's pedal steel plays the pad), so it is never left out.
     """
     usual = {lexicon.instrument_in(sound) for sound in dna.instruments}
     fresh = [r for r in requests if r not in usual]
-    new = requested_roles(fresh, lexicon, lead)
+    new = requested_roles(fresh, lexicon, lead, held)
     homes = home_roles(fresh, lexicon)  # an oboe seated on the pad is no harmony sound
     harmony = frozenset(arrangement_table().role_groups["harmony"])
     if harmony & set(homes):
         return _fill_band(named, dna.roles, home_roles(requests, lexicon))
     roles = _fill_band(new, dna.roles, homes) if new else list(dna.roles)
     has_harmony = bool(harmony & set(roles))
+    seated = InstrumentTable(instruments=lexicon.instruments).seat(requests, lead=lead, held=held)
+    joined = {role for role, sound in seated.items() if sound in fresh}  # beside the usual
     return roles + [
-        r for r in named if r not in roles and (r in new or not (r in harmony and has_harmony))
+        r
+        for r in named
+        if r not in roles and (r in new or r in joined or not (r in harmony and has_harmony))
     ]
+
+
+def core_seats(dna: GenreDNAVector, lexicon: IntentLexicon) -> dict[TrackRole, int]:
+    """The genre's core seats (rock's guitar on chords) → the program of its player there:
+    a named sound joins the band beside them and never takes them (issue 30)."""
+    if not dna.core:
+        return {}
+    sounds = [found for text in dna.instruments if (found := lexicon.instrument_in(text))]
+    table = InstrumentTable(instruments=lexicon.instruments)
+    return table.core_seats(sounds, dna.roles, dna.core)
 
 
 def home_roles(requests: list[str], lexicon: IntentLexicon) -> list[TrackRole]:
@@ -106,10 +127,14 @@ def _with_core(
 
 
 def requested_roles(
-    requests: list[str], lexicon: IntentLexicon, lead: str | None = None
+    requests: list[str],
+    lexicon: IntentLexicon,
+    lead: str | None = None,
+    held: Mapping[TrackRole, int] | None = None,
 ) -> list[TrackRole]:
-    """The roles the requested instruments play, in the order they were asked for."""
-    seated = InstrumentTable(instruments=lexicon.instruments).seat(requests, lead=lead)
+    """The roles the requested instruments play, in the order they were asked for
+    (around the genre's core players, `held`)."""
+    seated = InstrumentTable(instruments=lexicon.instruments).seat(requests, lead=lead, held=held)
     named: list[TrackRole] = []
     if seated.get("lead") not in (None, *requests):
         named.append("lead")  # the piano's melody, played by the table's piano melody

@@ -66,6 +66,7 @@ def blend_genres(
         voicing_style=strongest.voicing_style,
         roles=_pooled(dna.roles for dna, _ in _by_weight(parts)),
         instruments=_pooled(dna.instruments for dna, _ in _by_weight(parts)),
+        core=_pooled(dna.core for dna, _ in _by_weight(parts)),
         arrangement_template=drums.arrangement_template,
         creativity=CreativityDials(
             harmonic=mean(lambda d: d.creativity.harmonic),

@@ -4,8 +4,10 @@ The role's writer drafts the notes (a comping rhythm, a lead line); the idiom of
 the instrument the track plays then shapes them: palm-muted chugs are short and
 low, staccato strings detached, vocal chops cut into syllables, a pedal steel
 swells and bends into its notes, an acid line slides and accents, a talking drum
-bends its strokes. Drums take their genre's idiom (hyperpop's glitch stutters) and
-leave out what a named kit sound replaces (a bodhrán band has no claps or crashes).
+bends its strokes, vinyl crackle and field recordings hold a bed, and a wind or
+brass player plays one note at a time (`monophony`). Drums take their genre's
+idiom (hyperpop's glitch stutters) and leave out what a named kit sound replaces
+(a bodhrán band has no claps or crashes).
 Lines nobody named sit under a named lead, so the melody stays the named one's.
 An idiom rewrites the notes, so a writer's finisher (808 glides, fitted to the
 notes it drafted) is left out wherever one applies.
@@ -23,6 +25,8 @@ from muse_tui.theory import fold_into
 
 from ..humanize import Draft
 from .context import PartContext, PartDraft
+from .monophony import one_voice
+from .swells import swell
 
 #: Lines that may climb over the lead: they are moved under a named one.
 _LINE_ROLES = frozenset({"arp", "texture"})
@@ -45,6 +49,8 @@ def articulate(ctx: PartContext, draft: PartDraft) -> PartDraft:
         idiom = table.idioms[name] if name is not None else None
     if idiom is not None:
         draft = PLAYERS[idiom.kind](ctx, draft, idiom)
+    if ctx.plays_one_note:
+        draft = one_voice(ctx, draft)
     return _under_a_named_lead(ctx, draft)
 
 
@@ -70,43 +76,6 @@ def _short(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
                 )
             )
     return PartDraft(played, draft.control_changes, draft.pitch_bends, draft.feel)
-
-
-def _swell(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
-    """Notes joined into swells of at least `longest` beats, each rising on the volume
-    pedal and bent up into its pitch from `bend` below."""
-    onsets = sorted({n.start for n in draft.notes})
-    kept: list[float] = []
-    for start in onsets:
-        if not kept or start - kept[-1] >= idiom.longest:
-            kept.append(start)
-    ends = [*kept[1:], ctx.length]
-    notes, swells, bends = [], list(draft.control_changes), list(draft.pitch_bends)
-    channel = ctx.track.channel
-    for start, end in zip(kept, ends, strict=True):
-        length = max(min(end - start - 0.05, 4 * idiom.longest), idiom.longest)
-        struck = [n for n in draft.notes if abs(n.start - start) < 1e-6]
-        notes += [Draft(n.pitch, n.velocity, start, length, n.voice) for n in struck]
-        rise = min(length / 2, 1.0)
-        swells += [
-            ControlChange(
-                beat=start + rise * k / 4,
-                controller=idiom.controller,
-                value=round(40 + 80 * k / 4),
-                channel=channel,
-            )
-            for k in range(5)
-        ]
-        if idiom.bend:
-            bends += [
-                PitchBend(
-                    beat=start + 0.25 * k / 2,
-                    value=round(-idiom.bend * (1 - k / 2)),
-                    channel=channel,
-                )
-                for k in range(3)
-            ]
-    return PartDraft(notes, swells, bends, draft.feel)
 
 
 def _acid(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
@@ -190,12 +159,33 @@ def _stutter(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
     return PartDraft([*draft.notes, *added], draft.control_changes, draft.pitch_bends, draft.feel)
 
 
+def _held(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
+    """One long note every `bars` bars wherever the draft plays: a noise bed on the
+    idiom's `pitch` (a sample's root), else an ambience on the key's tonic."""
+    span = idiom.bars * ctx.beats_per_bar
+    pitch = idiom.pitch
+    if pitch is None:
+        pitch = _into(ctx.harmony.scale[0] + 48, idiom.pitch_range)
+    notes: list[Draft] = []
+    start = 0.0
+    while start < ctx.length - 1e-6:
+        end = min(start + span, ctx.length)
+        inside = [n for n in draft.notes if start - 1e-6 <= n.start < end - 1e-6]
+        if inside:
+            first = min(n.start for n in inside)
+            velocity = statistics.mean(n.velocity for n in inside)
+            notes.append(Draft(pitch, velocity, first, end - first - 0.05, "bed", locked=True))
+        start = end
+    return PartDraft(notes, draft.control_changes, draft.pitch_bends, draft.feel)
+
+
 PLAYERS: dict[str, Callable[[PartContext, PartDraft, Idiom], PartDraft]] = {
     "short": _short,
-    "swell": _swell,
+    "swell": swell,
     "acid": _acid,
     "talking": _talking,
     "stutter": _stutter,
+    "held": _held,
 }
 
 

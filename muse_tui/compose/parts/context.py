@@ -17,6 +17,7 @@ from muse_tui.contracts import (
     SongState,
     Track,
 )
+from muse_tui.knowledge.instruments import instrument_table
 from muse_tui.knowledge.meters import MeterGroove, meter_table
 from muse_tui.knowledge.rhythm import Density, RhythmTable
 from muse_tui.knowledge.tracks import TrackLook
@@ -73,6 +74,12 @@ class PartContext:
     @property
     def pitch_range(self) -> tuple[int, int]:
         return self.look.pitch_range
+
+    @cached_property
+    def plays_one_note(self) -> bool:
+        """The track's instrument sounds one note at a time (a sax, a flute: `monophonic`)."""
+        sound = instrument_table().get(self.track.instrument)
+        return sound is not None and sound.monophonic
 
     # Cached: the writers ask for these once a note, and the song and section never change.
     @cached_property

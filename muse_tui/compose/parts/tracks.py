@@ -6,7 +6,6 @@ import random
 from collections.abc import Collection
 
 from muse_tui.contracts import PipelineIntent, Track, TrackRole, new_id
-from muse_tui.knowledge.arrangement import arrangement_table
 from muse_tui.knowledge.instruments import Instrument, InstrumentTable, instrument_table
 from muse_tui.knowledge.lexicon import intent_lexicon
 from muse_tui.knowledge.rhythm import rhythm_table
@@ -77,9 +76,11 @@ def requested_instruments(
     roles: Collection[TrackRole] | None = None,
 ) -> dict[TrackRole, str]:
     """Role → the instrument the producer named for it (as S1 seated it), among `roles`
-    when given (the song's, so a sound named for a listed role set lands on one of them)."""
+    when given (the song's, so a sound named for a listed role set lands on one of them).
+    The genre's core players keep their seats (`InstrumentTable.core_seats`)."""
     table = instruments or instrument_table()
-    return table.seat(intent.instrument_requests, roles, intent.lead_instrument)
+    held = core_seats(intent, table)
+    return table.seat(intent.instrument_requests, roles, intent.lead_instrument, held)
 
 
 def genre_instruments(
@@ -98,21 +99,22 @@ def genre_instruments(
     if dna is None:
         return {}
     instruments = instruments or instrument_table()
-    groups = arrangement_table().role_groups
-    group_of = {role: group for group, members in groups.items() for role in members}
-    named = intent_lexicon().instrument_in  # "dark bells" → bells
-    said = [f for text in dna.instruments if (f := named(text)) and f not in placed]
-    sounds = [
-        (i, s) for i in said if (s := instruments.get(i)) is not None and s.program is not None
-    ]
-    usual: dict[TrackRole, str] = {}
-    for instrument_id, sound in sounds:
-        home = group_of.get(sound.role)
-        fits = [sound.role, *(r for r in sound.also_roles if group_of.get(r) == home)]
-        free = [r for r in fits if r in dna.roles and r not in usual]
-        if free and instrument_id not in usual.values():
-            usual[free[0]] = instrument_id
-    return usual
+    return instruments.usual(_genre_sounds(intent), dna.roles, placed)
+
+
+def core_seats(intent: PipelineIntent, instruments: InstrumentTable) -> dict[TrackRole, int]:
+    """The genre's core seats (rock's guitar on chords) → the program of its player there."""
+    dna = intent.genre_dna
+    if dna is None or not dna.core:
+        return {}
+    return instruments.core_seats(_genre_sounds(intent), dna.roles, dna.core)
+
+
+def _genre_sounds(intent: PipelineIntent) -> list[str]:
+    """The genre's instrument list as instrument ids ("dark bells" → bells)."""
+    named = intent_lexicon().instrument_in
+    texts = intent.genre_dna.instruments if intent.genre_dna else []
+    return [found for text in texts if (found := named(text))]
 
 
 def requested_kit_sounds(

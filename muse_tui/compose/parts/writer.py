@@ -20,7 +20,7 @@ from muse_tui.contracts import (
 from muse_tui.knowledge.rhythm import rhythm_table
 
 from ..arrangement.repeats import develop_groove, section_repeat
-from ..humanize import humanize, tidy
+from ..humanize import humanize, one_at_a_time, tidy
 from ..transitions import build_entry_bar, drop_out, rest, shape_ending
 from .articulation import articulate
 from .bass import write_bass
@@ -88,6 +88,8 @@ def write_part(
     if draft.finish is not None:
         notes, glides = draft.finish(notes)
         bends += glides
+    if ctx.plays_one_note:
+        notes = one_at_a_time(notes)
     return Region(
         id=region_id,
         name=f"{track.name} · {section.name}",

@@ -111,6 +111,41 @@ def test_pedal_steel_swells_and_bends_on_its_own_patch(tmp_path: Path) -> None:
     assert len(set(swells)) >= 3
 
 
+def sounding_together(track: Played) -> int:
+    """The most notes the track sounds at once."""
+    edges = sorted(
+        [(start, 1) for start, _, _, _ in track.notes] + [(end, -1) for _, end, _, _ in track.notes]
+    )
+    most = now = 0
+    for _, step in edges:
+        now += step
+        most = max(most, now)
+    return most
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["country ballad with pedal steel, 32 bars", "country, harmonica lead, pedal steel, 16 bars"],
+)
+def test_pedal_steel_plays_grips_slides_and_fills_in_its_register(
+    tmp_path: Path, prompt: str
+) -> None:
+    """The panel heard the steel hold high block chords (issue 30): it plays single notes
+    and two-note grips (never more) in the E9 neck's E3-G5, slides a step with the bar
+    (pitch bends both ways) and answers the phrases with short fills."""
+    steel = next(t for t in played(tmp_path, prompt) if t.name.startswith("Pedal Steel"))
+    assert sounding_together(steel) <= 2, "a block chord"
+    starts = [start for start, _, _, _ in steel.notes]
+    grips = sum(1 for a, b in pairwise(starts) if abs(a - b) < 1e-6)
+    assert grips >= 1, "no double stop"
+    pitches = [pitch for _, _, pitch, _ in steel.notes]
+    assert min(pitches) >= 52 and max(pitches) <= 79
+    assert any(value > 0 for _, value in steel.bends), "no slide down"
+    assert any(value < 0 for _, value in steel.bends), "no bend up"
+    fills = [n for n in steel.notes if n[1] - n[0] <= EIGHTH + TOLERANCE]
+    assert len(fills) >= 3, "no fills between the phrases"
+
+
 def test_acid_line_slides_and_accents(tmp_path: Path) -> None:
     acid = playing(played(tmp_path, "techno, acid 303 line, 16 bars"), 81)
     notes = acid.notes
@@ -141,3 +176,40 @@ def test_a_bodhran_band_has_no_claps_or_crashes(tmp_path: Path) -> None:
     kit = [p for t in tracks if t.channel == DRUM_CHANNEL for _, _, p, _ in t.notes]
     assert sum(1 for p in kit if p in (41, 43, 45, 47)) >= 8  # the frame drum on the toms
     assert not [p for p in kit if p in (39, 49, 57)]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "programs"),
+    [
+        ("jazz, trumpet, alto sax, 16 bars", [56, 65]),  # the sax seated on the chords
+        ("country with pedal steel and harmonica, 16 bars", [22]),  # the harmonica on the pad
+        ("funk, flute, trumpet, clarinet, 16 bars", [73, 56, 71]),
+    ],
+)
+def test_a_wind_or_brass_player_sounds_one_note_at_a_time(
+    tmp_path: Path, prompt: str, programs: list[int]
+) -> None:
+    """The panel heard a sax playing block chords (issue 30): given a harmony role, a
+    one-voice instrument plays a line of guide tones, never two notes at once."""
+    tracks = played(tmp_path, prompt)
+    for program in programs:
+        line = playing(tracks, program)
+        assert len(line.notes) >= 8, f"program {program} plays {len(line.notes)} notes"
+        overlaps = [(a, b) for a, b in pairwise(line.notes) if b[0] < a[1] - 1e-6]
+        assert not overlaps, f"program {program} sounds two notes at once: {overlaps[:3]}"
+
+
+@pytest.mark.parametrize(
+    ("prompt", "program"),
+    [
+        ("lo-fi hip hop, vinyl crackle, 16 bars", 122),  # Seashore: GM's steady noise
+        ("ambient in D minor with field recordings, 16 bars", 96),  # FX 1 (rain)
+    ],
+)
+def test_a_sound_effect_holds_a_bed_not_a_melody(tmp_path: Path, program: int, prompt: str) -> None:
+    """The panel heard vinyl crackle as Seashore playing a rising line up to C7 (issue 30):
+    a noise or ambience is one held key, each note lasting bars."""
+    bed = playing(played(tmp_path, prompt), program)
+    assert len({pitch for _, _, pitch, _ in bed.notes}) == 1, "it plays a tune"
+    assert min(lengths(bed)) >= 4.0 - TOLERANCE  # a bar or more each
+    assert len(bed.notes) >= 2

@@ -144,3 +144,44 @@ def test_a_named_sound_takes_a_listed_role_it_can_play() -> None:
     assert table.seat(["pluck"], ["drums"]) == {}
     # every named sound is played: one whose roles are taken plays a free bed (issue 30)
     assert table.seat(["pluck"], ["drums", "pad"]) == {"pad": "pluck"}
+
+
+GUITARS = range(24, 32)
+KEYS = (*range(8), *range(16, 21))
+
+
+@pytest.mark.parametrize(
+    ("prompt", "core"),
+    [
+        ("rock, cello, tin whistle, mandolin", GUITARS),
+        ("bluegrass, mandolin, cello", GUITARS),
+        ("rock with piano", GUITARS),
+        ("country, piano, fiddle", GUITARS),
+        ("country with pedal steel and harmonica", GUITARS),
+        ("metal, strings, saxophone", GUITARS),
+        ("gospel with guitar", KEYS),
+    ],
+)
+def test_a_named_sound_joins_the_core_band_and_never_takes_its_seat(
+    prompt: str, core: range | tuple[int, ...]
+) -> None:
+    """The panel heard "rock, cello, tin whistle, mandolin" with the mandolin on the chords
+    and no guitar (issue 30): a named sound adds a seat or takes a free one, and every
+    named pitched sound still gets its track."""
+    intent = decompose(prompt).intent
+    tracks = choose_tracks(intent, random.Random(1))
+    programs = [t.program for t in tracks if t.program is not None]
+    players = {t.instrument for t in tracks}
+    genre_players = [t for t in tracks if t.instrument not in intent.instrument_requests]
+    assert any(t.program in core for t in genre_players), [(t.role, t.name) for t in tracks]
+    table = instrument_table()
+    for request in intent.instrument_requests:
+        sound = table.get(request)
+        if sound is not None and sound.program is not None:
+            assert request in players or sound.program in programs, f"{request} has no track"
+
+
+def test_a_named_sound_of_the_core_players_family_may_take_their_seat() -> None:
+    """An acoustic guitar in a rock song is still the band's guitar: it plays the chords."""
+    tracks = choose_tracks(decompose("rock with acoustic guitar").intent, random.Random(1))
+    assert [t.name for t in tracks if t.role == "chords"] == ["Acoustic Guitar"]
