@@ -4,7 +4,8 @@ Run: .venv/bin/python bench/voicing.py --seed N [--count 20]
 
 Each prompt of `../shared/audit/random_prompts.py --seed N` is composed (as
 `bench/audit_draw.py` does) and every harmony track (chords, keys, pad) is read
-back from the file: its chords (two or more notes struck in one 16th), and at
+back from the file: its chords (two or more pitch classes struck in one 16th: an
+octave is one note doubled, as a montuno's line plays it, not a chord), and at
 each chord change (the pitch classes differ) the semitones its upper voices move
 (`theory.spacing.upper_voice_motion`: the lowest note left out, voices paired
 from the top). Prints the mean per change against `voiceLeading.motionBound` of
@@ -69,7 +70,11 @@ def chords_of(session: Path) -> dict[str, list[tuple[float, tuple[int, ...]]]]:
             tick += message.time
             if message.type == "note_on" and message.velocity:
                 steps[round(tick / midi.ticks_per_beat * 4)].add(message.note)
-        found[name] = [(s / 4, tuple(sorted(p))) for s, p in sorted(steps.items()) if len(p) >= 2]
+        found[name] = [
+            (s / 4, tuple(sorted(p)))
+            for s, p in sorted(steps.items())
+            if len({q % 12 for q in p}) >= 2
+        ]
     return found
 
 

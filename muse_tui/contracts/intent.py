@@ -41,6 +41,8 @@ BassStyle = Literal[
     "palm_mute",
     "boom_chick",
     "gospel_walk",
+    "motown",
+    "wobble",
     "none",
 ]
 ChordRhythm = Literal[
@@ -70,6 +72,8 @@ ChordRhythm = Literal[
     "legato",
     "legato_inner",
     "nocturne",
+    "disco_scratch",
+    "montuno",
     "none",
 ]
 VoicingStyle = Literal["close", "open", "drop2", "spread", "shell", "rootless"]

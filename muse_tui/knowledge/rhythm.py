@@ -244,18 +244,20 @@ class GridLevels(Contract):
         return [check_grid(g, cls.letters) for g in value]
 
 
-CompingPlay = Literal["chord", "strum", "arp", "power"]
+CompingPlay = Literal["chord", "strum", "arp", "power", "montuno"]
 
 
 class CompingRhythm(GridLevels):
-    """Chord hits: `X`/`x`/`o` accent/hit/soft, `P`/`p` a push (plays the next chord early)."""
+    """Chord hits: `X`/`x`/`o` accent/hit/soft, `P`/`p` a push (plays the next chord early),
+    `m` a muted scratch (the fretting hand damps the strings: a click, not a chord)."""
 
-    letters: ClassVar[str] = "XxoPp-."
+    letters: ClassVar[str] = "XxoPpm-."
     gate: float = Field(default=0.95, gt=0, le=1, description="share of each hit that sounds")
     play: CompingPlay = Field(
         default="chord",
         description="chord: every note at once; strum: one string after another; arp: one "
-        "chord tone a hit (arpeggios, picked ostinatos); power: root, fifth and octave",
+        "chord tone a hit (arpeggios, picked ostinatos); power: root, fifth and octave; "
+        "montuno: a chord tone doubled at the octave a hit, the chord filled in on accents",
     )
     answer: ChordRhythm = Field(
         default="sustained", description="what a second keyboard plays against this rhythm"
@@ -268,6 +270,11 @@ class CompingRhythm(GridLevels):
         default=False,
         description="a hit held across a chord change plays the coming chord (bossa, samba) "
         "instead of striking again on the change, which the pattern does not have",
+    )
+    unstrummed: ChordRhythm | None = Field(
+        default=None,
+        description="a guitar's idiom: what an instrument that does not strum (a piano, a "
+        "clavinet) plays in this seat instead; a strummed track takes the seat first",
     )
     held_players: list[tuple[int, int]] = Field(
         default_factory=list,
@@ -313,13 +320,35 @@ class CompingTable(Contract):
     @model_validator(mode="after")
     def _answers_exist(self) -> CompingTable:
         for name, rhythm in self.rhythms.items():
-            for field, partner in (("answer", rhythm.answer), ("arp", rhythm.arp)):
+            partners = [("answer", rhythm.answer), ("arp", rhythm.arp)]
+            if rhythm.unstrummed is not None:
+                partners.append(("unstrummed", rhythm.unstrummed))
+            for field, partner in partners:
                 if partner not in self.rhythms:
                     raise ValueError(f"rhythms.{name}.{field}: no rhythm {partner!r}")
         missing = {"comp", "answer", "held", "pad", "arp"} - set(self.layers)
         if missing:
             raise ValueError(f"layers: missing {', '.join(sorted(missing))}")
         return self
+
+
+class Wobble(Contract):
+    """A tempo-synced LFO on a controller under held bass notes: the dubstep wobble."""
+
+    controller: int = Field(ge=0, le=127, description="the CC it moves (74: filter cutoff)")
+    floor: int = Field(ge=0, le=127, description="the value at the bottom of each cycle")
+    ceiling: int = Field(ge=0, le=127, description="the value at the top of each cycle")
+    sparse: list[float] = Field(min_length=1, description="cycles per beat a bar may take")
+    base: list[float] = Field(min_length=1)
+    busy: list[float] = Field(min_length=1)
+    points: int = Field(default=6, ge=4, le=16, description="controller values per cycle")
+
+    @field_validator("sparse", "base", "busy")
+    @classmethod
+    def _rates(cls, value: list[float]) -> list[float]:
+        if any(not 0 < r <= 8 for r in value):
+            raise ValueError(f"rates {value} must be cycles per beat within (0, 8]")
+        return value
 
 
 class BassRhythm(GridLevels):
@@ -341,6 +370,14 @@ class BassRhythm(GridLevels):
         default=False,
         description="a walking line: a note on a chord change plays the new chord's bass, "
         "and the note before it approaches by step, wherever in the bar the change falls",
+    )
+    chromatic: bool = Field(
+        default=False,
+        description="every approach note (`a`) a half step from its target, whatever the "
+        "song's harmonic dial (Jamerson's chromatic walk-ups)",
+    )
+    wobble: Wobble | None = Field(
+        default=None, description="an LFO on a controller, its rate chosen bar by bar"
     )
     pedal: bool = Field(
         default=False,

@@ -4,7 +4,8 @@ Kick-locked styles (boom bap, syncopated, 808) read the kick of the drum part of
 the same section back onto the grid and play on it, adding a note where a chord
 changes without a kick. Gliding styles (808s, the amapiano log drum, reese) bend
 into the next note: pitch bends ramping into it, reset at it, with the bend range
-set to an octave (RPN 0) at the start of every region. The last note of a
+set to an octave (RPN 0) at the start of every region. A wobble bass holds its
+notes under a tempo-synced filter LFO (`wobble`). The last note of a
 section lands on the tonic when the chord under it holds one, so the key is
 heard where phrases end.
 """
@@ -21,6 +22,7 @@ from ..humanize import Draft, played_bends, played_note, unswing_position
 from .context import PartContext, PartDraft
 from .grid import STEP, pick_per_phrase, read_hits
 from .harmony import SoundingChord, nearest_pitch
+from .wobble import wobble
 
 GLIDE_RANGE = 12  # semitones of pitch bend the RPN sets up
 _DEAD_NOTE = 0.12  # beats a muted (dead) note sounds
@@ -58,7 +60,7 @@ def write_bass(ctx: PartContext, rng: random.Random, kick_source: Region | None)
         events = [_Event(h.start, h.length, h.letter) for h in hits]
     if rhythm.walks:
         events = _walked(ctx, events)
-    pitches = _pitches(ctx, events, rng)
+    pitches = _pitches(ctx, events, rng, rhythm.chromatic)
     if rhythm.slides:
         pitches = _slid(ctx, pitches, rhythm.slides, rng)
     pitches = _pedal(ctx, events) if rhythm.pedal else _home(ctx, events, pitches)
@@ -72,6 +74,9 @@ def write_bass(ctx: PartContext, rng: random.Random, kick_source: Region | None)
         draft.control_changes = _bend_range(ctx.track.channel)
         glides = _glides(ctx, events, pitches, rhythm.glide, rng)
         draft.finish = lambda played: _glide_bends(played, glides, ctx.track.channel)
+    if rhythm.wobble is not None:
+        spans = [(e.start, e.start + e.length) for e in events]
+        draft.control_changes = [*draft.control_changes, *wobble(ctx, rhythm.wobble, spans, rng)]
     return draft
 
 
@@ -158,7 +163,9 @@ def _ringing(ctx: PartContext, times: list[float]) -> list[float]:
     return kept
 
 
-def _pitches(ctx: PartContext, events: list[_Event], rng: random.Random) -> list[int]:
+def _pitches(
+    ctx: PartContext, events: list[_Event], rng: random.Random, chromatic: bool = False
+) -> list[int]:
     low, high = ctx.pitch_range
     home = low + (high - low) * 0.4
     previous: int | None = None
@@ -169,7 +176,7 @@ def _pitches(ctx: PartContext, events: list[_Event], rng: random.Random) -> list
         chord = ctx.harmony.at(event.start + (0.5 if event.letter == "n" else 0.0))
         following = ctx.harmony.at(event.start + event.length)
         pull = home if previous is None else previous if led else (previous + home) / 2
-        pitch = _pitch(ctx, event.letter, chord, following, previous, pull, rng)
+        pitch = _pitch(ctx, event.letter, chord, following, previous, pull, rng, chromatic, led)
         pitches.append(pitch)
         previous, led = pitch, event.letter in "sa"
     return pitches
@@ -183,10 +190,14 @@ def _pitch(
     previous: int | None,
     near: float,
     rng: random.Random,
+    chromatic: bool = False,
+    led: bool = False,
 ) -> int:
     low, high = ctx.pitch_range
     roots_top = max(low + 11, high - 12)  # roots stay low enough to leap an octave up
-    root = nearest_pitch(near, {chord.bass_pc}, low, roots_top)
+    # a chromatic line lands where its walk-up leads, up to a fourth under the top
+    reach = high - 5 if chromatic else roots_top
+    root = nearest_pitch(near, {chord.bass_pc}, low, reach if led else roots_top)
     if letter == "5":
         return _tone_above(root, chord, (7, 6, 8), high)
     if letter == "3":
@@ -204,14 +215,14 @@ def _pitch(
             options.sort(key=lambda p: (p % 12 == chord.root_pc, abs(p - previous)))
             return rng.choice(options[:2])
     if letter == "s" and previous is not None:
-        target = nearest_pitch(previous, {following.bass_pc}, low, high)
+        target = nearest_pitch(previous, {following.bass_pc}, low, reach if chromatic else high)
         direction = 1 if target > previous else -1 if target < previous else rng.choice((-1, 1))
         stepped = ctx.harmony.step(previous, direction)
         return stepped if low <= stepped <= high else root
     if letter == "a" and previous is not None:
-        target = nearest_pitch(previous, {following.bass_pc}, low + 1, roots_top)
+        target = nearest_pitch(previous, {following.bass_pc}, low + 1, reach)
         side = -1 if previous < target else 1
-        if ctx.style.harmonic > 0.25 and rng.random() < ctx.style.harmonic:
+        if chromatic or (ctx.style.harmonic > 0.25 and rng.random() < ctx.style.harmonic):
             return target + side  # chromatic approach
         approach = ctx.harmony.step(target, side)
         return approach if approach != previous else ctx.harmony.step(target, -side)

@@ -3,7 +3,9 @@
 Each harmony track plays in its own layer (`layers`): its register, its number
 of notes and its rhythm, so two never double each other. A hit that is
 still held when the chord changes is struck again on the new chord; a push
-(`P`) plays the next chord an 8th early and holds it across the bar line.
+(`P`) plays the next chord an 8th early and holds it across the bar line. A
+muted scratch (`m`) is a click of a few damped strings between the chords (the
+16th motor of a disco guitar); a montuno plays one chord tone a hit in octaves.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from ..transitions import expression_fade
 from .context import PartContext, PartDraft
 from .grid import Hit, pick_per_phrase, read_hits
 from .harmony import nearest_pitch
-from .layers import holds_chords, layer, layer_voicings, placements
+from .layers import holds_chords, layer, layer_voicings, placements, strums
 from .voicing import low_limit
 
-_VELOCITY = {"X": 100, "x": 86, "o": 66, "P": 96, "p": 80}
+_VELOCITY = {"X": 100, "x": 86, "o": 66, "P": 96, "p": 80, "m": 34}
+_SCRATCH = 0.07  # beats a muted scratch sounds
+_SCRATCH_STRINGS = 3  # the strings a muted stroke is heard on (the top of the grip)
 _RESTRIKE = 0.85  # velocity of a held chord struck again on a chord change
 _STRUM_GAP = 0.02  # beats between strings
 _EXPRESSION = 11
@@ -48,6 +52,7 @@ def write_comping(ctx: PartContext, rng: random.Random, rhythm: str | None = Non
     notes: list[Draft] = []
     arp_up_down = rng.random() < 0.5
     arp_count, arp_chord = 0, -1
+    motor = any("m" in grid for grid in grids)  # a 16th strumming motor: up on the e and a
     for hit in read_hits(grids, ctx.bar_steps, "x", ctx.fit_plan):
         for index, start, end, restruck in _segments(ctx, hit, comp.anticipates):
             velocity = _VELOCITY[hit.letter] * ctx.loud * (_RESTRIKE if restruck else 1.0)
@@ -57,13 +62,19 @@ def write_comping(ctx: PartContext, rng: random.Random, rhythm: str | None = Non
                 continue
             if moves and comp.play in ("chord", "strum"):
                 voicing = _moved(ctx, voicing, start - since[index], register)
-            if comp.play == "arp":
+            if hit.letter == "m":
+                notes += _scratch(ctx, voicing, velocity, start, end - start)
+            elif comp.play in ("arp", "montuno"):
                 arp_count = 0 if index != arp_chord else arp_count + 1
                 arp_chord = index
+                if comp.play == "montuno":
+                    octave = _montuno(voicing, arp_count, hit.letter in "XP", register)
+                    notes += [Draft(p, velocity, start, length, ctx.track.role) for p in octave]
+                    continue
                 pitch = _arp_note(voicing, arp_count, arp_up_down)
                 notes.append(Draft(pitch, velocity, start, length, ctx.track.role))
             elif comp.play == "strum" and _strummed(ctx):
-                notes += _strum(ctx, voicing, velocity, start, length)
+                notes += _strum(ctx, voicing, velocity, start, length, motor)
             else:
                 notes += _chord(ctx, voicing, velocity, start, length)
     draft = PartDraft(notes=notes, feel=ctx.feel.scaled(timing=1.1, velocity=0.7))
@@ -152,10 +163,16 @@ def _chord(
 
 
 def _strum(
-    ctx: PartContext, voicing: tuple[int, ...], velocity: float, start: float, length: float
+    ctx: PartContext,
+    voicing: tuple[int, ...],
+    velocity: float,
+    start: float,
+    length: float,
+    motor: bool = False,
 ) -> list[Draft]:
-    """Strings struck one after another: down on the beat-side 8ths, up on the off-8ths."""
-    upstroke = round(start * 2) % 2 == 1
+    """Strings struck one after another: down on the beat-side 8ths, up on the off-8ths;
+    with a 16th `motor`, down on every 8th and up on the 16ths between."""
+    upstroke = round(start * 4) % 2 == 1 if motor else round(start * 2) % 2 == 1
     order = list(reversed(voicing)) if upstroke else list(voicing)
     return [
         Draft(
@@ -167,6 +184,37 @@ def _strum(
         )
         for k, pitch in enumerate(order)
     ]
+
+
+def _scratch(
+    ctx: PartContext, voicing: tuple[int, ...], velocity: float, start: float, room: float
+) -> list[Draft]:
+    """A muted stroke: the top strings of the grip damped by the fretting hand, a click
+    too short and soft to sound the chord."""
+    length = min(_SCRATCH, room)
+    strings = voicing[-_SCRATCH_STRINGS:]
+    return [
+        Draft(pitch, velocity * (0.9 if k else 1.0), start, length, ctx.track.role)
+        for k, pitch in enumerate(strings)
+    ]
+
+
+def _montuno(
+    voicing: tuple[int, ...], count: int, accent: bool, register: tuple[int, int]
+) -> list[int]:
+    """One chord tone in octaves (a tone an octave above the register's floor, played with
+    the octave under it), the hits climbing and falling through the chord; an accent
+    fills the octave with a chord tone, as a montuno's strong hits do."""
+    low, _ = register
+    tones = sorted({p for p in voicing if p - 12 >= low}) or sorted({p + 12 for p in voicing})
+    line = tones + tones[-2:0:-1]
+    top = line[count % len(line)]
+    inside = [p for p in voicing if top - 12 < p < top and p % 12 != top % 12]
+    inside += [p + 12 for p in voicing if top - 12 < p + 12 < top and p % 12 != top % 12]
+    if accent and inside:
+        middle = min(inside, key=lambda p: abs(p - (top - 6)))
+        return [top - 12, middle, top]
+    return [top - 12, top]
 
 
 def _same_since(ctx: PartContext, voicings: list[tuple[int, ...]]) -> list[float]:
@@ -200,9 +248,7 @@ def _moved(
 
 
 def _strummed(ctx: PartContext) -> bool:
-    """Whether the track's instrument strums (a guitar, a banjo), not strikes, its chords."""
-    program = ctx.track.program
-    return program is None or any(lo <= program <= hi for lo, hi in ctx.table.strum_programs)
+    return strums(ctx, ctx.track)
 
 
 def _arp_note(voicing: tuple[int, ...], count: int, up_down: bool) -> int:

@@ -53,6 +53,8 @@ def placements(ctx: PartContext) -> dict[str, Placement]:
     would play the genre's comping rhythm (then one of them plays it, an organ
     before strings or a choir), or the rhythm's answer is the organ's own idiom
     (its `held_players`: the reggae organ bubbles under the guitar's skank).
+    A guitar's idiom (a rhythm with an `unstrummed` version: the disco scratch)
+    seats a guitar first, and a band with none plays the keyboard version.
     Where the genre's rhythm is itself held chords and a pad holds them too,
     the keys pulse instead; a holder in the comping seat (an organ, strings, a
     choir, a synth pad named for the chords) holds on, never pulsing a held
@@ -77,6 +79,16 @@ def placements(ctx: PartContext) -> dict[str, Placement]:
     elif owners := [t for t in held if _plays(t, _rhythm(ctx, answer).held_players)]:
         held.remove(owners[0])  # the answer is this organ's own part: it bubbles, not holds
         comping.append(owners[0])
+    if (unstrummed := _rhythm(ctx, genre).unstrummed) is not None and comping:
+        # a guitar's idiom (the disco scratch): a guitar takes the seat, else a keyboard
+        # plays the rhythm's keyboard version
+        strummers = [t for t in comping if strums(ctx, t)]
+        if strummers:
+            comping.remove(strummers[0])
+            comping.insert(0, strummers[0])
+        else:
+            genre = unstrummed
+            answer = _rhythm(ctx, genre).answer
     keys_comp = bool(comping) and not holds_chords(ctx, comping[0])
     if genre == "sustained" and keys_comp and any(t.role == "pad" or t in held for t in band):
         genre, answer = answer, genre  # a pad already holds the chords: the keys pulse them
@@ -150,6 +162,12 @@ def layer(ctx: PartContext, name: str) -> HarmonyLayer:
 def holds_chords(ctx: PartContext, track: Track) -> bool:
     """Organs, string sections, choirs and synth pads hold their chords rather than comp."""
     return _plays(track, ctx.table.held_programs)
+
+
+def strums(ctx: PartContext, track: Track) -> bool:
+    """Whether the track's instrument strums (a guitar, a banjo), not strikes, its chords."""
+    program = track.program
+    return program is None or _plays(track, ctx.table.strum_programs)
 
 
 def _plays(track: Track, programs: list[tuple[int, int]]) -> bool:

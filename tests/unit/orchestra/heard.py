@@ -10,6 +10,7 @@ from tempfile import mkdtemp
 
 import mido
 
+from muse_tui.compose.dials import creativity_of
 from muse_tui.contracts import PipelineConfig, SongState
 from muse_tui.engine.orchestrator import Orchestrator, run_blocking
 from muse_tui.engine.registry import product_stages
@@ -25,6 +26,7 @@ class Played:
     start: float
     length: float
     pitch: int
+    velocity: int = 100
 
     @property
     def step(self) -> int:
@@ -41,12 +43,16 @@ class Part:
     program: int | None
     notes: list[Played] = field(default_factory=list)
     bends: list[tuple[float, int]] = field(default_factory=list)
+    #: (beat, controller, value) of every control change
+    controls: list[tuple[float, int, int]] = field(default_factory=list)
 
 
 @dataclass
 class Heard:
     song: SongState
     parts: list[Part]
+    #: the song's harmonic dial: the parts read the chords of `section_harmony` at it
+    harmonic: float = 0.5
 
     def role(self, *roles: str) -> list[Part]:
         return [p for p in self.parts if p.role in roles]
@@ -73,7 +79,8 @@ def compose(prompt: str, seed: int = 1) -> Heard:
     pipeline = run_blocking(engine.run(prompt, seed=seed, config=config))
     (session,) = [p for p in sessions.iterdir() if p.is_dir()]
     song = pipeline.song_state
-    return Heard(song, _parts(session / "midi" / "full-arrangement.mid", song))
+    parts = _parts(session / "midi" / "full-arrangement.mid", song)
+    return Heard(song, parts, creativity_of(pipeline.intent).harmonic)
 
 
 def _parts(path: Path, song: SongState) -> list[Part]:
@@ -83,7 +90,7 @@ def _parts(path: Path, song: SongState) -> list[Part]:
     parts = []
     for smf in midi.tracks[len(midi.tracks) - len(song.tracks) :]:
         tick, name, program = 0, "", None
-        sounding: dict[int, float] = {}
+        sounding: dict[int, tuple[float, int]] = {}
         part = Part("", "", None)
         for message in smf:
             tick += message.time
@@ -94,11 +101,13 @@ def _parts(path: Path, song: SongState) -> list[Part]:
                 program = message.program
             elif message.type == "pitchwheel":
                 part.bends.append((beat, message.pitch))
+            elif message.type == "control_change":
+                part.controls.append((beat, message.control, message.value))
             elif message.type == "note_on" and message.velocity:
-                sounding[message.note] = beat
+                sounding[message.note] = (beat, message.velocity)
             elif message.type in ("note_on", "note_off") and message.note in sounding:
-                start = sounding.pop(message.note)
-                part.notes.append(Played(start, beat - start, message.note))
+                start, velocity = sounding.pop(message.note)
+                part.notes.append(Played(start, beat - start, message.note, velocity))
         track = next(tracks)
         assert name == track.name, f"file track {name!r} is not the song's {track.name!r}"
         part.name, part.role, part.program = name, track.role, program
