@@ -351,8 +351,7 @@ def _lengths(revision: Revision, aimed: Mask, edit: Edit) -> Revision:
         chosen = {id(n) for n in inside}
         start = region.start_beat
         return [
-            held(n, start + n.start_beat, track.id) if id(n) in chosen else n
-            for n in region.notes
+            held(n, start + n.start_beat, track.id) if id(n) in chosen else n for n in region.notes
         ]
 
     tracks, touched = _walk(song, aimed, rewrite)
