@@ -219,6 +219,7 @@ class DurationRange(Contract):
 StandingEditKind = Literal[
     "density", "ghost_notes", "swing",
     "accent", "hat_rolls", "slides", "feel", "fills", "build", "tacet",
+    "level", "octave", "rest",
 ]  # fmt: skip
 
 
@@ -227,14 +228,21 @@ class StandingEdit(Contract):
 
     Also accent steps (harder/softer hits), feel (-1 half time, +1 double time),
     and on/off (+1/-1) hat rolls, 808 slides, fills, builds and tacet (the part rests).
+    The note-by-note edits of a narrow scope ("drums out of bars 1-8", "kick louder",
+    "bass up an octave in the chorus") stand too: `level` (a velocity factor),
+    `octave` (octaves, signed) and `rest` (+1: the notes in scope are taken out).
 
-    `role` is a track role or "all"; `section` a section kind, or None for the whole song.
+    `role` is a track role or "all"; `section` a section kind, or None for the whole song;
+    `bars` a bar range (1-based, inclusive: one section of several, or bars said);
+    `voice` one drum voice of the edit words ("kick", "hats").
     """
 
     role: str
     kind: StandingEditKind
     value: float
     section: str | None = None
+    bars: tuple[int, int] | None = Field(default=None, exclude_if=lambda v: v is None)
+    voice: str | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class Take(Contract):

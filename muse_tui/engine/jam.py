@@ -25,6 +25,7 @@ from muse_tui.compose.jam import (
     plan_round,
     play_member,
     read_directives,
+    read_line,
     start_jam,
 )
 from muse_tui.compose.jam.band import Player, failed_thought
@@ -80,8 +81,8 @@ class Jam:
 
     def next_round(self, line: str = "") -> JamRound:
         """The next pass of the loop, after the directions in `line` (if any)."""
-        directives = self.directives(line) if line.strip() else []
-        plan = plan_round(self.session, directives)
+        directives, unread = read_line(line, band_table().members) if line.strip() else ([], [])
+        plan = plan_round(self.session, directives, unread=unread)
         played = self._play(self.session.intent, self.session.seed, plan, self.session.round)
         self.session = self.session.model_copy(update={"round": played})
         return played

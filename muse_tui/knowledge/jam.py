@@ -119,6 +119,8 @@ class DirectiveAction(Contract):
 
     action: str
     shared: bool = False
+    #: Only a pitched member can take it (an octave, the kick lock): a kit says why not.
+    pitched_only: bool = False
     patterns: list[str] = Field(min_length=1)
 
     @field_validator("patterns")
@@ -146,12 +148,27 @@ class DirectiveAction(Contract):
         return [re.compile(p, re.IGNORECASE) for p in self.patterns]
 
 
+class NotTaken(Contract):
+    """The one sentence said for a direction the band does not take, by why."""
+
+    about: str = ""
+    unread: str
+    pitched_only: str
+    same_key: str
+    same_tempo: str
+    same_feel: str
+
+
 class DirectiveTable(Contract):
     """How a typed line is read as directions to the band."""
 
     about: str = ""
     band: list[str] = Field(min_length=1)
     actions: list[DirectiveAction] = Field(min_length=1)
+    not_taken: NotTaken
+
+    def action(self, name: str) -> DirectiveAction | None:
+        return next((a for a in self.actions if a.action == name), None)
 
     @field_validator("band")
     @classmethod

@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from muse_tui.contracts.base import Contract
+from muse_tui.contracts.vocabulary import TrackRole
 from muse_tui.knowledge.loader import expressions, load_table
 from muse_tui.knowledge.table import skill_table
 
@@ -24,6 +25,7 @@ TOPIC_GROUPS: dict[str, frozenset[str]] = {
     "chord_notes": frozenset({"chord"}),
     "numerals_in_key": frozenset({"numerals", "key"}),
     "scale_notes": frozenset({"key"}),
+    "at_bar": frozenset({"bar"}),
 }
 
 
@@ -123,9 +125,16 @@ class QuestionTable(Contract):
     routing: Routing
     topics: dict[str, Topic] = Field(min_length=1)
     vague: VagueRequests
+    #: Who carries the melody where several parts play: the first of these roles that sounds.
+    melody_roles: list[TrackRole] = Field(min_length=1)
+    #: Song topics a line may ask together ("what key and tempo?"): each is answered.
+    joined: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _groups(self) -> QuestionTable:
+        unknown = [n for n in self.joined if n not in self.topics]
+        if unknown:
+            raise ValueError(f"joined: {', '.join(unknown)} are not topics")
         for name, groups in TOPIC_GROUPS.items():
             topic = self.topics.get(name)
             if topic is None:

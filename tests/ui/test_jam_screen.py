@@ -109,6 +109,12 @@ async def test_without_a_midi_output_the_jam_runs_on_screen(tmp_path: Path) -> N
         await pilot.press(*"what a lovely day", "enter")
         log = "\n".join(str(line.text) for line in screen.query_one("#jam-log").lines)
         assert "did not catch" in log
+        # Issue 31: a direction not taken is one sentence in the chat, beside those taken.
+        await pilot.press(*"@drums up an octave @bass four on the floor @lead busier", "enter")
+        await pilot.pause()
+        log = "\n".join(str(line.text) for line in screen.query_one("#jam-log").lines)
+        assert "Not taken: Kip plays a kit, so '@drums up an octave'" in log
+        assert "Not taken: '@bass four on the floor'" in log
 
 
 async def test_at_80x24_every_member_of_the_band_is_on_screen(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ from .groove_edits import (
 )
 from .note_edits import Groove, filled, reswung, thinned, with_ghost_notes, without_ghost_notes
 from .revision import ROLE_FALLBACKS, EditError, Revision, listed, track_label, tracks_for
+from .scoped_edits import scoped_region
 from .section_edits import check_section
 from .takes import ALL_PARTS, intent_for_take, standing_edits, take_of, with_standing_edit
 
@@ -73,6 +74,8 @@ SAID = {
     "tacet": "Resting", "unmute": "Playing again", "build": "Snare build",
     "fills": "Fills at the section ends",
 }  # fmt: skip
+#: Standing edits of a narrow scope, played note by note on the region again.
+SCOPED = ("level", "octave", "rest")
 #: A busier kit that gained less than this share of notes already had every 16th hat.
 FULL_HATS = 1.05
 #: A build leads into these sections.
@@ -187,7 +190,9 @@ def standing(
             continue
         if edit.section not in (None, section.kind):
             continue
-        if edit.kind == "density":
+        if edit.kind in SCOPED:
+            region = scoped_region(region, edit, groove.beats_per_bar)
+        elif edit.kind == "density":
             region = _densified(region, edit.value, groove, role)
         elif edit.kind == "ghost_notes":
             if edit.value < 0:

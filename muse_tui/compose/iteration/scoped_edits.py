@@ -19,12 +19,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from muse_tui.compose.request_types import Edit, Scope
-from muse_tui.contracts import Note, Section, SongState, Track
+from muse_tui.contracts import Note, PipelineIntent, Region, Section, SongState, StandingEdit, Track
 from muse_tui.knowledge.edit_words import edit_words
 
 from .positions import unknown_section
 from .revision import EditError, Revision, listed, track_label, tracks_for
 from .section_edits import sections_of
+from .takes import with_standing_edit
 
 #: Edits made here, note by note, when their scope is narrow (octaves at any scope).
 RESTS = ("remove_track", "mute", "tacet")
@@ -208,6 +209,7 @@ def apply(revision: Revision, edit: Edit) -> Revision:
     for track_id in touched:
         revision.touch(track_label(revision.song, track_id), "cheap")
     revision.handled.update(touched)
+    revision.intent = _kept(revision.intent, song, edit, touched)
     revision.aim(_what(song, edit, aimed), "notes", "adjust", scope=_where(song, edit.scope))
     revision.sentences.append(f"{done} {_what(song, edit, aimed)} {_where(song, edit.scope)}.")
     return revision
@@ -220,9 +222,13 @@ def _moved(note: Note, step: int) -> Note:
     return note.model_copy(update={"pitch": pitch})
 
 
-def _changed(
-    song: SongState, aimed: Mask, change: Callable[[Note], Note | None]
-) -> tuple[list[Track], list[str]]:
+#: A region's notes in an edit's scope → the region's notes after it (None: unchanged).
+Rewrite = Callable[[Track, Region, list[Note]], list[Note] | None]
+
+
+def _walk(song: SongState, aimed: Mask, rewrite: Rewrite) -> tuple[list[Track], list[str]]:
+    """Every track and region the mask reaches, given its notes in scope to `rewrite`;
+    the tracks after, and the ids of those whose notes changed."""
     tracks, touched = [], []
     for track in song.tracks:
         if track.id not in aimed.tracks:
@@ -230,62 +236,62 @@ def _changed(
             continue
         regions, moved = [], False
         for region in track.regions:
-            notes = []
-            for note in region.notes:
-                if aimed.holds(track.id, note.pitch, region.start_beat + note.start_beat):
-                    moved = True
-                    if (changed := change(note)) is not None:
-                        notes.append(changed)
-                else:
-                    notes.append(note)
-            regions.append(region.model_copy(update={"notes": notes}) if moved else region)
+            inside = [
+                n for n in region.notes
+                if aimed.holds(track.id, n.pitch, region.start_beat + n.start_beat)
+            ]  # fmt: skip
+            notes = rewrite(track, region, inside) if inside else None
+            if notes is None:
+                regions.append(region)
+                continue
+            moved = True
+            regions.append(region.model_copy(update={"notes": notes}))
         tracks.append(track.model_copy(update={"regions": regions}) if moved else track)
         if moved:
             touched.append(track.id)
     return tracks, touched
 
 
+def _changed(
+    song: SongState, aimed: Mask, change: Callable[[Note], Note | None]
+) -> tuple[list[Track], list[str]]:
+    """Each note in scope changed one by one (None takes it out)."""
+
+    def rewrite(track: Track, region: Region, inside: list[Note]) -> list[Note]:
+        chosen = {id(n) for n in inside}
+        notes = [change(n) if id(n) in chosen else n for n in region.notes]
+        return [n for n in notes if n is not None]
+
+    return _walk(song, aimed, rewrite)
+
+
 def _doubled(revision: Revision, aimed: Mask, edit: Edit) -> Revision:
     """Double-time one voice: a stroke between each of its strokes in the scope."""
     song = revision.song
-    tracks, touched = [], []
-    for track in song.tracks:
-        if track.id not in aimed.tracks:
-            tracks.append(track)
-            continue
-        regions = []
-        for region in track.regions:
-            mine = sorted(
-                (n for n in region.notes
-                 if aimed.holds(track.id, n.pitch, region.start_beat + n.start_beat)),
-                key=lambda n: n.start_beat,
-            )  # fmt: skip
-            added = []
-            for note, after in zip(mine, [*mine[1:], None], strict=False):
-                gap = after.start_beat if after else note.start_beat + _last_gap(mine)
-                gap -= note.start_beat
-                if gap >= 0.2:
-                    at = note.start_beat + gap / 2
-                    added.append(
-                        note.model_copy(
-                            update={
-                                "start_beat": at,
-                                "duration_beats": min(note.duration_beats, gap / 2),
-                                "velocity": max(1, note.velocity - 12),
-                            }
-                        )
-                    )
-            added = [n for n in added if n.start_beat < region.length_beats]
-            if added:
-                notes = sorted([*region.notes, *added], key=lambda n: (n.start_beat, n.pitch))
-                region = region.model_copy(update={"notes": notes})
-                touched.append(track.id)
-            regions.append(region)
-        tracks.append(track.model_copy(update={"regions": regions}))
+
+    def rewrite(track: Track, region: Region, inside: list[Note]) -> list[Note] | None:
+        mine = sorted(inside, key=lambda n: n.start_beat)
+        added = []
+        for note, after in zip(mine, [*mine[1:], None], strict=False):
+            gap = after.start_beat if after else note.start_beat + _last_gap(mine)
+            gap -= note.start_beat
+            if gap >= 0.2:
+                update = {
+                    "start_beat": note.start_beat + gap / 2,
+                    "duration_beats": min(note.duration_beats, gap / 2),
+                    "velocity": max(1, note.velocity - 12),
+                }
+                added.append(note.model_copy(update=update))
+        added = [n for n in added if n.start_beat < region.length_beats]
+        if not added:
+            return None
+        return sorted([*region.notes, *added], key=lambda n: (n.start_beat, n.pitch))
+
+    tracks, touched = _walk(song, aimed, rewrite)
     if not touched:
         raise EditError(f"{_what(song, edit, aimed)} plays no notes there.")
     revision.song = song.model_copy(update={"tracks": tracks})
-    for track_id in dict.fromkeys(touched):
+    for track_id in touched:
         revision.touch(track_label(revision.song, track_id), "cheap")
         revision.handled.add(track_id)
     revision.sentences.append(
@@ -341,22 +347,14 @@ def _lengths(revision: Revision, aimed: Mask, edit: Edit) -> Revision:
             update={"duration_beats": max(note.duration_beats, min(room, limit))}
         )
 
-    tracks, touched = [], []
-    for track in song.tracks:
-        if track.id not in aimed.tracks:
-            tracks.append(track)
-            continue
-        regions = []
-        for region in track.regions:
-            notes = [
-                held(n, region.start_beat + n.start_beat, track.id)
-                if aimed.holds(track.id, n.pitch, region.start_beat + n.start_beat)
-                else n
-                for n in region.notes
-            ]
-            regions.append(region.model_copy(update={"notes": notes}))
-        tracks.append(track.model_copy(update={"regions": regions}))
-        touched.append(track.id)
+    def rewrite(track: Track, region: Region, inside: list[Note]) -> list[Note]:
+        chosen = {id(n) for n in inside}
+        start = region.start_beat
+        return [
+            held(n, start + n.start_beat, track.id) if id(n) in chosen else n for n in region.notes
+        ]
+
+    tracks, touched = _walk(song, aimed, rewrite)
     revision.song = song.model_copy(update={"tracks": tracks})
     for track_id in touched:
         revision.touch(track_label(revision.song, track_id), "cheap")
@@ -456,3 +454,61 @@ def _spliced(old: Track, new: Track, masks: Sequence[Mask]) -> Track:
         regions.append(region.model_copy(update={"notes": notes}))
     settings = {"mute": old.mute, "volume": old.volume}
     return new.model_copy(update={"regions": regions, **settings})
+
+
+# ── standing: a narrow edit outlives the part written again ─────────────────────────────
+def _kept(
+    intent: PipelineIntent, song: SongState, edit: Edit, touched: Sequence[str]
+) -> PipelineIntent:
+    """The intent with the edit kept for each part it changed, so a regeneration plays it too.
+
+    One section of several, or bars said, is kept as its bar range; every section of
+    a kind as the kind; a drum voice by name.
+    """
+    op, scope = edit.operation, edit.scope
+    if op in RESTS:
+        kind, value = "rest", 1.0
+    elif op in OCTAVES:
+        kind, value = "octave", OCTAVES[op] / 12
+    else:
+        kind, value = "level", LOUDNESS[op]
+    bars = None
+    if scope.bars is not None:
+        bars = _bar_numbers(scope.bars, sections_of(song)[-1].end_bar)
+    elif scope.section is not None and scope.number is not None:
+        section = _numbered(song, scope.section, scope.number)
+        bars = (section.start_bar + 1, section.end_bar)
+    section_kind = scope.section if bars is None else None
+    for role in dict.fromkeys(t.role for t in song.tracks if t.id in touched):
+        kept = StandingEdit(
+            role=role, kind=kind, value=value, section=section_kind, bars=bars, voice=scope.voice
+        )
+        intent = with_standing_edit(intent, kept)
+    return intent
+
+
+def scoped_region(region: Region, edit: StandingEdit, beats_per_bar: float) -> Region:
+    """A freshly written region with a standing narrow edit played on it again."""
+    pitches = frozenset(edit_words().voice_pitches[edit.voice]) if edit.voice else None
+    spans = None
+    if edit.bars is not None:
+        first, last = edit.bars
+        spans = ((first - 1) * beats_per_bar, last * beats_per_bar)
+
+    def inside(note: Note) -> bool:
+        if pitches is not None and note.pitch not in pitches:
+            return False
+        beat = region.start_beat + note.start_beat
+        return spans is None or spans[0] - EARLY <= beat < spans[1] - EARLY
+
+    notes = []
+    for note in region.notes:
+        if not inside(note):
+            notes.append(note)
+        elif edit.kind == "octave":
+            pitch = note.pitch + 12 * round(edit.value)
+            notes.append(note.model_copy(update={"pitch": pitch}) if 0 <= pitch <= 127 else note)
+        elif edit.kind == "level":
+            velocity = max(1, min(127, round(note.velocity * edit.value)))
+            notes.append(note.model_copy(update={"velocity": velocity}))
+    return region.model_copy(update={"notes": notes})

@@ -14,10 +14,12 @@ from muse_tui.contracts import PipelineIntent, StandingEdit, Take
 #: The order standing edits are applied in: the feel first, then what fills it, resting last.
 STANDING_KINDS = (
     "feel", "density", "ghost_notes", "swing", "accent", "hat_rolls", "fills", "build",
-    "slides", "tacet",
+    "slides", "tacet", "octave", "level", "rest",
 )  # fmt: skip
 #: Kinds whose steps add up ("busier" twice is two steps); the others are on or off.
-ADDITIVE = ("density", "swing", "accent", "fills")
+ADDITIVE = ("density", "swing", "accent", "fills", "octave")
+#: Kinds whose values multiply (a velocity factor twice is its square).
+MULTIPLIED = ("level",)
 ALL_PARTS = "all"
 #: The genre-DNA choice a role's structural variant swaps (pads and leads vary by density).
 STYLE_FIELD = {
@@ -37,14 +39,22 @@ def with_standing_edit(intent: PipelineIntent, edit: StandingEdit) -> PipelineIn
     """The intent with `edit` folded in: the same direction adds up, the opposite replaces."""
     kept, value = [], edit.value
     for old in intent.standing_edits:
-        if (old.role, old.kind, old.section) == (edit.role, edit.kind, edit.section):
+        if _where(old) == _where(edit):
             same_way = old.value * edit.value > 0 and edit.kind in ADDITIVE
             value = old.value + edit.value if same_way else edit.value
+            if edit.kind in MULTIPLIED:
+                value = old.value * edit.value
             continue
         kept.append(old)
+    if edit.kind in MULTIPLIED and abs(value - 1) < 1e-9:
+        value = 0.0  # back to where it was: no edit left
     if abs(value) > 1e-9:
         kept.append(edit.model_copy(update={"value": value}))
     return intent.model_copy(update={"standing_edits": kept})
+
+
+def _where(edit: StandingEdit) -> tuple[object, ...]:
+    return (edit.role, edit.kind, edit.section, edit.bars, edit.voice)
 
 
 def take_of(intent: PipelineIntent, role: str) -> Take:

@@ -7,7 +7,7 @@ part is written with the song's own part writers (`playing`). The engine
 """
 
 from .band import MemberPlan, RoundPlan, finish_round, plan_round, start_jam
-from .directives import BAND, read_directives
+from .directives import BAND, read_directives, read_line
 from .playing import play_member
 
 __all__ = [
@@ -18,5 +18,6 @@ __all__ = [
     "plan_round",
     "play_member",
     "read_directives",
+    "read_line",
     "start_jam",
 ]

@@ -13,12 +13,12 @@ member's directions (a bass locked to the kick reads the kick when it plays).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from muse_tui.contracts import PipelineIntent, Region
 from muse_tui.contracts.jam import Directive, JamContext, JamRound, JamSession, MemberState
-from muse_tui.knowledge.jam import BandTable, Persona, band_table
+from muse_tui.knowledge.jam import BandTable, Persona, band_table, directive_table
 from muse_tui.knowledge.rhythm import rhythm_table
 from muse_tui.theory.key import KeySyntaxError, parse_key
 
@@ -90,9 +90,16 @@ def start_jam(
 
 
 def plan_round(
-    session: JamSession, directives: list[Directive], band: BandTable | None = None
+    session: JamSession,
+    directives: list[Directive],
+    band: BandTable | None = None,
+    unread: Sequence[str] = (),
 ) -> RoundPlan:
-    """The next round: shared changes first, then each member's answer or own evolution."""
+    """The next round: shared changes first, then each member's answer or own evolution.
+
+    Every direction the band does not take (`unread` clauses, an octave asked of
+    the kit, the key it is already in) is one sentence in the round's notes.
+    """
     band = band or band_table()
     current = session.round
     number = current.number + 1
@@ -107,7 +114,25 @@ def plan_round(
                 member, persona, mine, context_changed, band, session.seed, number, context
             )
         )
+    notes += _not_for_the_kit(current.members, directives)
+    said = directive_table().not_taken
+    notes += [said.unread.format(text=text) for text in unread]
     return RoundPlan(number, context, plans, directives, notes)
+
+
+def _not_for_the_kit(members: Sequence[MemberState], directives: list[Directive]) -> list[str]:
+    """A sentence for each pitched-only direction that reached only the kit."""
+    table = directive_table()
+    notes = []
+    for directive in directives:
+        action = table.action(directive.action)
+        if action is None or not action.pitched_only or directive.shared:
+            continue
+        reached = [m for m in members if _for(directive, m.id)]
+        if reached and all(m.track.is_drums for m in reached):
+            names = " and ".join(m.name for m in reached)
+            notes.append(table.not_taken.pitched_only.format(name=names, text=directive.text))
+    return notes
 
 
 def finish_round(plan: RoundPlan, parts: dict[str, Region | None]) -> JamRound:
@@ -151,6 +176,7 @@ def _shared(
     context = session.round.context
     changed: set[str] = set()
     notes: list[str] = []
+    said = directive_table().not_taken
     for directive in (d for d in directives if d.shared):
         if directive.action == "key" and directive.value:
             try:
@@ -164,18 +190,29 @@ def _shared(
                 context = moved_to(context, session.intent, key, session.seed)
                 changed.add("key")
                 notes.append(f"Everyone to {key.tonic} {key.mode}.")
+            else:
+                value = f"{context.key} {context.mode}"
+                notes.append(said.same_key.format(text=directive.text, value=value))
         elif directive.action in ("tempo", "faster", "slower"):
             tempo = _tempo(directive, context.tempo)
             if tempo != context.tempo:
                 context = context.model_copy(update={"tempo": tempo})
                 changed.add("tempo")
                 notes.append(f"Tempo {tempo:g} BPM.")
+            else:
+                low, high = (f"{t:g}" for t in TEMPO_RANGE)
+                value = f"{tempo:g}"
+                notes.append(
+                    said.same_tempo.format(text=directive.text, value=value, low=low, high=high)
+                )
         elif directive.action in ("half_time", "full_time"):
             half = directive.action == "half_time"
             if half != context.half_time:
                 context = context.model_copy(update={"half_time": half})
                 changed.add("feel")
                 notes.append("Half-time feel." if half else "Back to full time.")
+            else:
+                notes.append(said.same_feel.format(text=directive.text))
     return context, changed, notes
 
 

@@ -25,13 +25,22 @@ def read_directives(
     text: str, members: Sequence[Persona], table: DirectiveTable | None = None
 ) -> list[Directive]:
     """Every direction in `text`, in the order written; [] when nothing is understood."""
+    return read_line(text, members, table)[0]
+
+
+def read_line(
+    text: str, members: Sequence[Persona], table: DirectiveTable | None = None
+) -> tuple[list[Directive], list[str]]:
+    """The directions in `text`, and the clauses in it that say none (as written)."""
     table = table or directive_table()
     line = " ".join(text.split())[:_LONGEST_LINE]
     found: list[Directive] = []
+    unread: list[str] = []
     for clause, named in _clauses(line, members):
         targets = named or [BAND]
         if table.band_pattern.search(clause):
             targets = [BAND]
+        before = len(found)
         for action in table.actions:
             for pattern in action.compiled:
                 match = pattern.search(clause)
@@ -47,7 +56,10 @@ def read_directives(
                     )
                 )
                 break
-    return _without_contradictions(found)
+        words = _MENTION.sub("", clause).strip(" ,.;:!")
+        if len(found) == before and words:
+            unread.append(clause.strip(" ,.;"))
+    return _without_contradictions(found), unread
 
 
 def _clauses(line: str, members: Sequence[Persona]) -> list[tuple[str, list[str]]]:

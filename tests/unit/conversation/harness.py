@@ -28,13 +28,14 @@ from typing import Any
 import mido
 import yaml
 
-from muse_tui.contracts import ComposerPipeline, PipelineConfig, SongState
+from muse_tui.contracts import PipelineConfig, SongState
 from muse_tui.contracts.editing import ModifySongResult
 from muse_tui.engine.editing import modify
 from muse_tui.engine.orchestrator import Orchestrator
 from muse_tui.engine.protocols import AutoApprove
 from muse_tui.engine.registry import product_stages
 from muse_tui.store.checkpoint import song_path
+from tests.iteration.everyday import Song
 
 TABLE = Path(__file__).with_name("requests.yaml")
 FAMILIES = ("drums", "bass and harmony", "lead and parts", "form and scope", "song-wide")
@@ -61,21 +62,11 @@ def row_id(row: dict[str, Any]) -> str:
     return f"{row['song']}: {row['say']}"
 
 
-@dataclass
-class Song:
-    pipeline: ComposerPipeline
-    folder: Path
-
-    @property
-    def state(self) -> SongState:
-        return self.pipeline.song_state
-
-
-def compose_songs(root: Path) -> dict[str, Song]:
-    """Every song of the table, composed once into `root` (no gates, fixed clock)."""
+def compose_songs(root: Path, specs: dict[str, Any] | None = None) -> dict[str, Song]:
+    """Every song of the table (or of `specs`), composed once into `root` (no gates)."""
     songs: dict[str, Song] = {}
     config = PipelineConfig(approval_gates=[])
-    for name, spec in table()["songs"].items():
+    for name, spec in (specs or table()["songs"]).items():
         engine = Orchestrator(product_stages(), root / name, clock=_clock)
         pipeline = asyncio.run(
             engine.run(
