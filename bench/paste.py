@@ -6,7 +6,10 @@ clipboard tool typing) hands the studio one key per character. Before issue 33 a
 
 Prints the seconds from writing the paste into the studio's terminal to the frame that
 shows its last characters, and the seconds until the studio has drawn its last frame of
-it (target: under 1 s). Run: `.venv/bin/python bench/paste.py [--chars 10000] [--runs 3]`.
+it (target: under 1 s), for two moments: pasted as soon as the prompt shows (the studio
+still finishing its start in the background: history, last session, file watchers, about
+0.7 s of CPU) and pasted into a studio at rest (its CPU quiet), which is the paste's own
+cost. Run: `.venv/bin/python bench/paste.py [--chars 10000] [--runs 3]`.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.tui import launched  # noqa: E402
+from bench.tui import Terminal, launched  # noqa: E402
 
 #: The paste ends in these: no frame of the studio writes them otherwise.
 MARKER = b"zqxj"
@@ -44,15 +47,30 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def paste_once(chars: int) -> tuple[float, float, float]:
+def at_rest(terminal: Terminal, pid: int, timeout: float = 30.0) -> None:
+    """Read the studio's frames until it has spent under 20 ms of CPU in half a second."""
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        cpu, start = cpu_seconds(pid), time.perf_counter()
+        while time.perf_counter() - start < 0.5:
+            terminal._read(0.05)  # a cursor blinks: the studio is never quiet on screen
+        if cpu_seconds(pid) - cpu < 0.02:
+            return
+
+
+def paste_once(chars: int, settled: bool) -> tuple[float, float, float]:
     """(seconds to the frame showing the paste's end, seconds to the studio's last frame,
-    CPU seconds the studio spent on it: the figure a loaded machine does not inflate)."""
+    CPU seconds the studio spent on it: the figure a loaded machine does not inflate).
+
+    `settled`: pasted once the studio is at rest, not as soon as its prompt shows."""
     text = paste_text(chars)
     with launched(None) as terminal:
         terminal.wait_for(b"Stages")
         terminal.wait_for(b"Compose", timeout=30)  # the prompt is mounted: its footer key shows
         terminal.drain(0.3)
         pid = terminal.process.pid
+        if settled:
+            at_rest(terminal, pid)
         sent, cpu = time.perf_counter(), cpu_seconds(pid)
         for start in range(0, len(text), CHUNK):
             os.write(terminal.fd, text[start : start + CHUNK])
@@ -67,21 +85,26 @@ def main() -> int:
     parser.add_argument("--chars", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    shown, settled, cpu = [], [], []
-    for _ in range(args.runs):
-        a, b, c = paste_once(args.chars)
-        shown.append(a)
-        settled.append(b)
-        cpu.append(c)
     print(f"unbracketed paste of {args.chars:,} characters, {args.runs} runs (median, max)")
-    print(f"  in the prompt, on screen    {statistics.median(shown):7.3f} s  {max(shown):7.3f} s")
-    quiet = f"{statistics.median(settled):7.3f} s  {max(settled):7.3f} s"
-    print(f"  studio quiet again          {quiet}")
-    print(f"  CPU the studio spent        {statistics.median(cpu):7.3f} s  {max(cpu):7.3f} s")
+    ok = True
+    for settled, moment in (
+        (False, "as soon as the prompt shows"),
+        (True, "into a studio at rest"),
+    ):
+        figures = [paste_once(args.chars, settled) for _ in range(args.runs)]
+        shown, quiet, cpu = ([run[i] for run in figures] for i in range(3))
+        print(f" pasted {moment}")
+        print(f"  in the prompt, on screen    {_spread(shown)}")
+        print(f"  studio quiet again          {_spread(quiet)}")
+        print(f"  CPU the studio spent        {_spread(cpu)}")
+        ok = ok and max(quiet) < 1.0
     print(f"  load average (1 min)        {os.getloadavg()[0]:7.2f}")
-    ok = max(settled) < 1.0
     print(f"  target < 1 s: {'ok' if ok else 'MISSED'}")
     return 0 if ok else 1
+
+
+def _spread(seconds: list[float]) -> str:
+    return f"{statistics.median(seconds):7.3f} s  {max(seconds):7.3f} s"
 
 
 if __name__ == "__main__":

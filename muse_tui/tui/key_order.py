@@ -16,7 +16,9 @@ comes. A focus key that some widget stops on the way never comes back; the keys 
 it go on after `RELEASE_AFTER_S` regardless.
 
 Printable keys queued together behind a key the focused widget types are an unbracketed
-paste: they go on to it as one `Paste` (see `_burst`).
+paste: they go on to it as one `Paste` (see `_burst`). So is a `Typed` run (the terminal's
+driver reads printable text read together as one, see `typed_runs`) the focused widget
+types; any other run goes on as its keys, one by one (`_typed`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from functools import partial
 from textual import events
 from textual.app import App
 from textual.timer import Timer
+
+from .typed_runs import Typed, key_for
 
 #: The actions that move the focus: Textual's tab and shift+tab, the studio's escape and /.
 FOCUS_ACTIONS = frozenset(
@@ -43,7 +47,7 @@ class KeysInOrder(App[None]):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._in_flight: events.Key | None = None
-        self._behind: list[events.Key | events.Paste] = []
+        self._behind: list[events.Key | events.Paste | Typed] = []
         self._release_timer: Timer | None = None
 
     def moves_focus(self, key: events.Key) -> bool:
@@ -63,6 +67,9 @@ class KeysInOrder(App[None]):
         return False
 
     async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, Typed):
+            await self._typed(event)
+            return
         if isinstance(event, events.Key | events.Paste) and not event.is_forwarded:
             if self._in_flight is not None:
                 self._behind.append(event)  # typed behind a focus key: waits for its move
@@ -79,7 +86,7 @@ class KeysInOrder(App[None]):
     #: back once the widget has taken everything queued before it, which may take a while.
     HANDED_OVER_RELEASE_S = 2.0
 
-    def wait_behind(self, key: events.Key, after: list[events.Key | events.Paste]) -> None:
+    def wait_behind(self, key: events.Key, after: list[events.Key | events.Paste | Typed]) -> None:
         """`key`, a focus key sent on by another (the prompt's stand-in), is in flight: what
         was typed `after` it waits for its move, as keys typed behind it here would, and so
         does what is typed from now until it has moved."""
@@ -120,6 +127,26 @@ class KeysInOrder(App[None]):
         paste = events.Paste("".join(characters))
         paste.time = first.time
         return paste
+
+    async def _typed(self, run: Typed) -> None:
+        """`run`'s characters as the keys they are: as one paste from the first the focused
+        widget types (as `_burst` makes of such keys queued together), else one by one."""
+        text, start = run.text, 0
+        while start < len(text):
+            if self._in_flight is not None:
+                rest = Typed(text[start:])
+                rest.time = run.time
+                self._behind.append(rest)  # typed behind a focus key: waits for its move
+                return
+            key = key_for(text[start])
+            key.time = run.time
+            if start < len(text) - 1 and self._types(key):
+                paste = events.Paste(text[start:])
+                paste.time = run.time
+                await super().on_event(paste)
+                return
+            await self.on_event(key)
+            start += 1
 
     def _on_key(self, event: events.Key) -> None:
         # Textual calls every class's own `_on_key`, this one before App's, which runs the

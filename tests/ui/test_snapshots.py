@@ -1,4 +1,4 @@
-"""What the producer sees, at 120×40 and 80×24 (a finished song at 100×30 and 140×40 too).
+"""What the producer sees, at 120×40 and 80×24; every screen at 100×30 and 140×40 too.
 
 Deterministic by construction (fixed seed, clock, ids and timings, frozen
 spinners, no blinking cursor, no watchers), with paths relative to a
@@ -25,6 +25,12 @@ from tests.ui.songs import studio_song
 SIZES = [
     pytest.param((120, 40), id="120x40"),
     pytest.param((80, 24), id="80x24", marks=pytest.mark.slow),
+]
+#: The sizes producers' terminals open at besides (issue 33): slow, like the small terminal.
+EVERY_SIZE = [
+    *SIZES,
+    pytest.param((100, 30), id="100x30", marks=pytest.mark.slow),
+    pytest.param((140, 40), id="140x40", marks=pytest.mark.slow),
 ]
 NO_GATES = "approval_gates = []\n"
 PROMPT = "Frank Ocean meets Burial, late-night 2-step"
@@ -70,12 +76,12 @@ async def open_finished(pilot, players: Players | None = None) -> None:
     await pilot.press("right", "right", "down")
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", EVERY_SIZE)
 def test_empty_studio(snap_compare, size) -> None:
     assert snap_compare(studio(), terminal_size=size)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", EVERY_SIZE)
 def test_run_in_progress(snap_compare, size) -> None:
     hold = Hold(stage=3)
 
@@ -89,7 +95,7 @@ def test_run_in_progress(snap_compare, size) -> None:
     )
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", EVERY_SIZE)
 def test_harmony_gate(snap_compare, size) -> None:
     async def run_before(pilot) -> None:
         await compose(pilot)
@@ -99,7 +105,7 @@ def test_harmony_gate(snap_compare, size) -> None:
     assert snap_compare(studio(), terminal_size=size, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", EVERY_SIZE)
 def test_parts_gate(snap_compare, size) -> None:
     async def run_before(pilot) -> None:
         await compose(pilot)
@@ -110,7 +116,7 @@ def test_parts_gate(snap_compare, size) -> None:
     assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", EVERY_SIZE)
 def test_ambiguity_question(snap_compare, size) -> None:
     async def run_before(pilot) -> None:
         await compose(pilot, "something warm for late nights")
@@ -131,7 +137,7 @@ def test_finished_session_at_the_sizes_producers_use(snap_compare, size) -> None
     assert snap_compare(studio(), terminal_size=size, run_before=open_finished)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", EVERY_SIZE)
 def test_playback_with_playhead(snap_compare, size) -> None:
     players = Players()
 
@@ -145,7 +151,7 @@ def test_playback_with_playhead(snap_compare, size) -> None:
     assert snap_compare(studio(players=players), terminal_size=size, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", EVERY_SIZE)
 def test_sessions_browser(snap_compare, size) -> None:
     async def run_before(pilot) -> None:
         write_session(Path("sessions"), SESSION_IDS[0], studio_song(), prompt=PROMPT)
@@ -161,19 +167,19 @@ def test_sessions_browser(snap_compare, size) -> None:
     assert snap_compare(studio(), terminal_size=size, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", EVERY_SIZE)
 def test_settings_screen(snap_compare, size) -> None:
     app = studio(settings='midi_port = "IAC Driver Bus 1"\n[keymap]\n"roll.zoom_in" = "ctrl+up"\n',
                  settings_path=Path("config/settings.toml"))  # fmt: skip
     assert snap_compare(app, terminal_size=size, press=["f2"])
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", EVERY_SIZE)
 def test_help_screen(snap_compare, size) -> None:
     assert snap_compare(studio(), terminal_size=size, press=["f1"])
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", EVERY_SIZE)
 def test_error_notice_without_a_midi_port(snap_compare, size) -> None:
     async def run_before(pilot) -> None:
         await open_finished(pilot)
