@@ -290,6 +290,26 @@ async def test_only_one_run_at_a_time_and_ctrl_x_cancels_it(tmp_path: Path) -> N
     assert events(messages)[-1].status == "cancelled"
 
 
+async def test_keys_typed_while_it_composes_start_a_new_line(tmp_path: Path) -> None:
+    # Keys typed during a run used to land at the end of the prompt already sent
+    # ("…G minorabc"), and Enter then sent all of it as a change to the new song.
+    hold = Hold(stage=3)
+    app = make_studio(tmp_path, hold=hold, settings=NO_GATES)
+    async with app.run_test() as pilot:
+        await type_prompt(pilot, "dark trap")
+        prompt = app.studio.query_one(PromptInput)
+        assert prompt.text == ""
+        while not hold.entered.is_set():
+            await pilot.pause(0.01)
+        await pilot.press("slash", *"abc")  # / goes to the prompt, and the keys after it
+        hold.released.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert prompt.text == "abc"
+        await pilot.press(*["backspace"] * 3, "up")
+        assert prompt.text == "dark trap"  # the prompt sent is one ↑ away
+
+
 async def test_enter_submits_ctrl_n_breaks_the_line_and_up_recalls_prompts(tmp_path: Path) -> None:
     app = make_studio(tmp_path, settings=NO_GATES)
     async with app.run_test() as pilot:

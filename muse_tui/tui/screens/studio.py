@@ -517,6 +517,9 @@ class StudioScreen(Screen[None]):
     def start_compose(self, prompt: str) -> None:
         """Compose a new song from the prompt (one run at a time)."""
         if self.composer.start(prompt):
+            # The prompt is on its way (↑ brings it back): keys typed while it composes start
+            # the next line instead of lengthening a prompt already sent.
+            self.took_prompt(prompt)
             self.query_one(ArrangementView).focus()  # so space, m, s… work while it composes
 
     def open_session(self, session_dir: Path, *, resume: bool = False) -> None:
