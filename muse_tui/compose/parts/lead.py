@@ -13,14 +13,20 @@ the same idea: every chorus brings back the same hook. Then the phrases are
 laid on the chords: notes on the beat are chord tones, the ones between are
 scale steps (chromatic or blue notes as the harmonic dial rises), repeats are
 literal, and each phrase ends on a chord tone (the tonic or third at the end
-of the section, another chord tone halfway, so the two halves answer).
+of the section, another chord tone halfway, so the two halves answer). A
+strong note goes to the chord tone the way the motif moves (`directed_tone`),
+so a step never collapses into a repeated note.
+
+A repeated section (the second verse, the third chorus) varies every phrase
+(`phrases.json` `repeats`): a verse, bridge or solo re-sings its motif's rhythm
+reshaped, mirrored or moved along the scale; a hook keeps its pitches and is
+ornamented (`parts.ornaments`). `parts.development` then works the last phrase.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from itertools import pairwise
 
 from muse_tui.knowledge.melody import BarMove, LeadStyle, Variation, melody_table
 from muse_tui.theory import fold_into
@@ -32,13 +38,12 @@ from ..melody.plan import HEIGHT, LOUDNESS, SectionPart, form_names, phrase_bars
 from .climax import place_climax
 from .context import PartContext, PartDraft
 from .harmony import directed_tone, keeps_direction, nearest_pitch
+from .ornaments import ornaments
 
 #: Gap left between one note and the next, in beats: the lead plays one note at a time.
 _BREATH = 0.05
 #: Silence after a note, in beats, that makes it a phrase end: it must be a chord tone.
 _PAUSE = 0.75
-#: An ornament's length in beats (half that in a gap under a beat).
-_ORNAMENT = 0.5
 #: Semitones a statement's anchor leaves clear of the window's edges, for a chord tone past a step.
 _MARGIN = 2
 #: The harmonic dial from which a restated hook may rest on a tension at a phrase end.
@@ -433,35 +438,20 @@ class _Line:
     # ── finishing ────────────────────────────────────────────────────────────────────────
 
     def embellish(self, begin: float, end: float, *, every: int = 1, first: int = 0) -> None:
-        """A passing or neighbour note in the longest gap of every `every`-th bar (from bar
-        `first`) of the phrase from `begin` to `end`: an 8th (a 16th in a gap under a beat) off
-        the beat, before the note that closes the gap. The pitches stay, so the tune is the
-        same, sung with more notes. A passing note steps toward the next note; a note one step
-        or none away is approached from the other side."""
-        harmony = self.ctx.harmony
-        phrase = sorted((n for n in self.notes if begin <= n.start < end), key=lambda n: n.start)
-        added: list[Draft] = []
-        bar = begin + (first - every) * self.bar
-        while (bar := bar + every * self.bar) < end - 1e-6:
-            gaps = [
-                (a, b, _ORNAMENT if b.start - a.start >= 1 - 1e-6 else _ORNAMENT / 2)
-                for a, b in pairwise(phrase)
-                if bar <= a.start < b.start < bar + self.bar - 1e-6  # an ornament stays in
-                and b.start - a.start >= _ORNAMENT - 1e-6  # its bar: the bar comes back whole
-            ]
-            gaps = [(a, b, size) for a, b, size in gaps if not _strong(b.start - size, size)]
-            if not gaps:
-                continue
-            a, b, size = max(gaps, key=lambda gap: gap[1].start - gap[0].start)
-            rise = _sign(b.pitch - a.pitch) or -1
-            pitch = harmony.step(b.pitch, -rise)  # the step just before `b`, from `a`'s side
-            if (pitch - a.pitch) * rise <= 0:  # `a` is that step already: from beyond `b`
-                pitch = harmony.step(b.pitch, rise)
-            if pitch in (a.pitch, b.pitch) or not self.low <= pitch <= self.high:
-                continue
-            when = b.start - size
-            added.append(Draft(pitch, self._velocity(when, pitch) * 0.85, when, size, "lead"))
-        self.notes.extend(added)
+        """Passing and neighbour notes in the phrase from `begin` to `end`, one in the longest
+        gap of every `every`-th bar from bar `first` (`ornaments.ornaments`)."""
+        phrase = [n for n in self.notes if begin <= n.start < end]
+        for when, pitch, size in ornaments(
+            phrase,
+            begin,
+            end,
+            self.ctx.harmony,
+            (self.low, self.high),
+            self.bar,
+            every=every,
+            first=first,
+        ):
+            self.notes.append(Draft(pitch, self._velocity(when, pitch) * 0.85, when, size, "lead"))
 
     def add_pickups(self, phrase_starts: list[float]) -> None:
         """Two 8ths stepping up into each later phrase, where the beat before it is free."""
