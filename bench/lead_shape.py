@@ -9,9 +9,10 @@ song state (which tracks are leads, where the sections are). Per lead, per secti
   phrases with three pitches or fewer (what a producer hears as "E-E-E-D-E");
 - the repeated-note ratio: consecutive notes of a section on the same pitch;
 - the share of sections (four notes or more) whose lead spans under a 7th (7 semitones);
-- for each repeat of a section kind against its first statement: whether its opening phrase is
-  the first one's pasted (by 16th onset and pitch, Jaccard ≥ 0.9), and whether it keeps the
-  first one's rhythm (onsets, Jaccard ≥ 0.6): recognisable, yet not a copy.
+- for each repeat of a section kind against its first statement (hooks apart from the rest,
+  since a repeated hook keeps its pitches): whether its opening phrase is the first one's
+  pasted (by 16th onset and pitch, Jaccard ≥ 0.9), and whether it keeps the first one's
+  rhythm (onsets, Jaccard ≥ 0.6): recognisable, yet not a copy.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ PHRASE_BARS = 4
 COPIED = 0.9
 SAME_RHYTHM = 0.6
 NARROW = 7
+#: Section kinds whose lead is the hook: a repeat keeps its pitches (ornamented) by design.
+HOOKS = frozenset({"chorus", "hook", "drop"})
 
 
 def _jaccard(a: set, b: set) -> float:
@@ -72,7 +75,7 @@ def measure(session: Path) -> dict[str, list]:
             first = firsts[sec["kind"]]
             copied = _jaccard(set(first), set(opening)) >= COPIED
             rhythm = _jaccard({o for o, _ in first}, {o for o, _ in opening}) >= SAME_RHYTHM
-            out["openings"].append((copied, rhythm))
+            out["openings"].append((copied, rhythm, sec["kind"] in HOOKS))
     return out
 
 
@@ -107,14 +110,15 @@ def main() -> None:
             f"section range: median {statistics.median(ranges)}, under {NARROW} semitones in "
             f"{narrow}/{len(ranges)} ({narrow / len(ranges):.0%})"
         )
-    if openings:
-        copied = sum(c for c, _ in openings)
-        kept = sum(r and not c for c, r in openings)
-        print(
-            f"repeat openings: pasted {copied}/{len(openings)}, "
-            f"varied with the motif rhythm kept {kept}/{len(openings)}"
-        )
-
+    for label, hook in (("hook", True), ("other", False)):
+        kind = [(c, r) for c, r, h in openings if h == hook]
+        if kind:
+            copied = sum(c for c, _ in kind)
+            kept = sum(r and not c for c, r in kind)
+            print(
+                f"repeat openings ({label}): pasted {copied}/{len(kind)}, "
+                f"varied with the motif rhythm kept {kept}/{len(kind)}"
+            )
 
 if __name__ == "__main__":
     main()
