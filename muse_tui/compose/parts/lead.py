@@ -441,17 +441,10 @@ class _Line:
         """Passing and neighbour notes in the phrase from `begin` to `end`, one in the longest
         gap of every `every`-th bar from bar `first` (`ornaments.ornaments`)."""
         phrase = [n for n in self.notes if begin <= n.start < end]
-        for when, pitch, size in ornaments(
-            phrase,
-            begin,
-            end,
-            self.ctx.harmony,
-            (self.low, self.high),
-            self.bar,
-            every=every,
-            first=first,
-        ):
-            self.notes.append(Draft(pitch, self._velocity(when, pitch) * 0.85, when, size, "lead"))
+        window = (self.low, self.high)
+        self.notes += ornaments(
+            phrase, begin, end, self.ctx.harmony, window, self.bar, every=every, first=first
+        )
 
     def add_pickups(self, phrase_starts: list[float]) -> None:
         """Two 8ths stepping up into each later phrase, where the beat before it is free."""

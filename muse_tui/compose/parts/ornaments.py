@@ -17,6 +17,8 @@ from .harmony import SectionHarmony
 
 #: An ornament's length in beats (half that in a gap under a beat).
 ORNAMENT = 0.5
+#: An ornament's loudness against the note it leads into: a grace, not an accent.
+SOFTER = 0.85
 _NEAR = 1e-6
 
 
@@ -30,12 +32,13 @@ def ornaments(
     *,
     every: int = 1,
     first: int = 0,
-) -> list[tuple[float, int, float]]:
-    """(onset, pitch, length) of the ornaments for the line `notes` between `begin` and `end`
-    (bars of `bar` beats): one in every `every`-th bar from bar `first`, where a bar has a gap
-    for it, within the `window` of pitches."""
+) -> list[Draft]:
+    """The ornaments for the line `notes` between `begin` and `end` (bars of `bar` beats): one
+    in every `every`-th bar from bar `first`, where a bar has a gap for it, within the
+    `window` of pitches. Nothing is drawn at random, so the line's own notes after them are
+    what they would have been."""
     line = sorted(notes, key=lambda n: n.start)
-    added: list[tuple[float, int, float]] = []
+    added: list[Draft] = []
     start = begin + first * bar
     while start < end - _NEAR:
         gaps = [
@@ -54,7 +57,7 @@ def ornaments(
         if (pitch - a.pitch) * rise <= 0:  # `a` is that step already: from beyond `b`
             pitch = harmony.step(b.pitch, rise)
         if pitch not in (a.pitch, b.pitch) and window[0] <= pitch <= window[1]:
-            added.append((b.start - size, pitch, size))
+            added.append(Draft(pitch, b.velocity * SOFTER, b.start - size, size, b.voice))
     return added
 
 
