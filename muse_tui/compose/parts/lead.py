@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from muse_tui.knowledge.melody import BarMove, LeadStyle, Variation, melody_table
+from muse_tui.knowledge.melody import BarMove, Contour, LeadStyle, Variation, melody_table
 from muse_tui.theory import fold_into
 
 from ..arrangement.repeats import section_repeat
@@ -59,7 +59,7 @@ class _Idea:
     form: list[BarMove]
     ostinato: bool  # a riff the style repeats: its phrases vary a bar, never move away
     motif: Motif
-    reshaped: Motif  # the motif's rhythm along the style's next contour: a repeat's new pitches
+    reshaped: Motif  # the motif's rhythm along another contour: a repeat's new pitches
     answers: tuple[list[tuple[float, float]], list[tuple[float, float]]]  # (halfway, final)
     sequence: int
 
@@ -129,25 +129,23 @@ def _idea(ctx: PartContext, rng: random.Random) -> _Idea:
     motif = make_motif(style, table.contours[name], form.motif_bars, ctx.beats_per_bar, rng)
     halfway, final = (cell_rhythm([rng.choice(style.answers)], ctx.beats_per_bar) for _ in "hf")
     sequence = rng.choice(style.sequence_steps)
-    other = _next_contour(name, style.contours, list(table.contours))
+    other = _reshaped(motif, name, style.contours, table.contours)
     return _Idea(
-        style,
-        part,
-        list(form.bars),
-        form.ostinato,
-        motif,
-        reshaped(motif, table.contours[other]),
-        (halfway, final),
-        sequence,
+        style, part, list(form.bars), form.ostinato, motif, other, (halfway, final), sequence
     )
 
 
-def _next_contour(name: str, style: list[str], every: list[str]) -> str:
-    """The contour after `name` in the style's list, else in the table's: a repeat's reshape."""
-    for names in (style, every):
-        if len(names) > 1 and name in names:
-            return names[(names.index(name) + 1) % len(names)]
-    return name
+def _reshaped(motif: Motif, name: str, style: list[str], every: dict[str, Contour]) -> Motif:
+    """The motif's rhythm along the next contour after `name` that gives it other steps (the
+    style's contours first, then the table's; a short motif may read two contours alike),
+    else the motif mirrored: a repeat's new pitches on the same rhythm."""
+    steps = [n.steps for n in motif.notes]
+    after = style[style.index(name) + 1 :] + style[: style.index(name)] if name in style else []
+    for other in [*after, *(c for c in every if c not in style)]:
+        shaped = reshaped(motif, every[other])
+        if [n.steps for n in shaped.notes] != steps:
+            return shaped
+    return mirrored(motif)
 
 
 @dataclass
