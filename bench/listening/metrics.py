@@ -247,6 +247,28 @@ def lead_bar_variety(notes: Sequence[HeardNote], bpb: float) -> tuple[int, int]:
     return len(shapes), len(by_bar)
 
 
+def lead_bar_contours(notes: Sequence[HeardNote], bpb: float) -> tuple[int, int]:
+    """(different bar contours, bars with notes) of a lead: a bar's rhythm and the way each
+    note moves from the one before (up, down, same), as a listener recognises a motif.
+
+    Listeners know a melody by its contour and rhythm more than by its exact intervals
+    (Dowling & Fujitani 1971, "Contour, interval, and pitch recognition in memory for
+    melodies"): a sequence moved along the scale (a major third become a minor one), or a
+    second verse's line on the same rhythm and shape, is the same motif come back.
+    """
+    by_bar: dict[int, list[HeardNote]] = {}
+    for n in notes:
+        by_bar.setdefault(int(n.start // bpb), []).append(n)
+    shapes = {contour(ns, bar * bpb) for bar, ns in by_bar.items()}
+    return len(shapes), len(by_bar)
+
+
+def contour(notes: Sequence[HeardNote], origin: float) -> tuple[tuple[int, int], ...]:
+    """Onset steps from `origin`, each with its move from the note before (1, -1, 0)."""
+    moves = [0] + [(b.pitch > a.pitch) - (b.pitch < a.pitch) for a, b in itertools.pairwise(notes)]
+    return tuple((step(n.start - origin), move) for n, move in zip(notes, moves, strict=True))
+
+
 def section_notes(notes: Sequence[HeardNote], section: HeardSection, bpb: float) -> list[HeardNote]:
     """Notes that start inside a section, with onsets made relative to its first beat."""
     lo, hi = section.start_bar * bpb, (section.start_bar + section.bars) * bpb

@@ -115,6 +115,49 @@ class SectionPlans(Contract):
         return names
 
 
+class Variation(Contract):
+    """How a repeated section's phrase varies its motif: moved, mirrored, reshaped, ornamented."""
+
+    about: str
+    steps: int = Field(default=0, ge=-2, le=4, description="scale steps the motif moves")
+    mirror: bool = False
+    reshape: bool = Field(default=False, description="the rhythm along the style's next contour")
+    embellish_every: int = Field(
+        default=0, ge=0, le=4, description="bars apart that get a passing note (0: none)"
+    )
+    embellish_from: int = Field(default=0, ge=0, le=3, description="the first such bar")
+
+
+class RepeatPlans(Contract):
+    """The variation of each phrase of a repeated section's lead, round by round
+    (`skills/melody/phrases.json` `repeats`)."""
+
+    about: str
+    sources: list[str] = Field(min_length=1)
+    variations: dict[str, Variation] = Field(min_length=1)
+    hook: list[list[str]] = Field(min_length=1)
+    line: list[list[str]] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _variations_exist(self) -> RepeatPlans:
+        named = {n for plan in (self.hook, self.line) for round_ in plan for n in round_}
+        missing = sorted(named - set(self.variations))
+        if missing:
+            raise ValueError(f"rounds name variations not in variations: {', '.join(missing)}")
+        if any(not round_ for plan in (self.hook, self.line) for round_ in plan):
+            raise ValueError("a round names a variation for one phrase at least")
+        return self
+
+    def variation(self, ordinal: int, phrase: int, *, hook: bool) -> Variation | None:
+        """Phrase `phrase`'s variation in statement `ordinal` (2 the first repeat); None for a
+        first statement, which is the tune as it is."""
+        if ordinal < 2:
+            return None
+        rounds = self.hook if hook else self.line
+        round_ = rounds[(ordinal - 2) % len(rounds)]
+        return self.variations[round_[phrase % len(round_)]]
+
+
 class Contour(Contract):
     """A motif's shape: (where in the motif from 0 to 1, scale steps from its first note)."""
 
@@ -191,6 +234,7 @@ class _PhraseFile(Contract):
     forms: dict[str, PhraseForm] = Field(min_length=1)
     contours: dict[str, Contour] = Field(min_length=1)
     sections: SectionPlans
+    repeats: RepeatPlans
 
 
 class Instrument(Contract):
@@ -230,6 +274,7 @@ class MelodyTable(Contract):
     forms: dict[str, PhraseForm]
     contours: dict[str, Contour]
     sections: SectionPlans
+    repeats: RepeatPlans
     instruments: list[Instrument]
     fallback_register: tuple[int, int]
 
@@ -279,6 +324,7 @@ def melody_table(root: Path) -> MelodyTable:
         forms=phrases.forms,
         contours=phrases.contours,
         sections=phrases.sections,
+        repeats=phrases.repeats,
         instruments=instruments.instruments,
         fallback_register=instruments.fallback,
     )

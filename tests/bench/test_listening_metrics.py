@@ -215,6 +215,15 @@ def test_a_two_bar_motif_recurs_when_repeated_or_sequenced() -> None:
     assert m.lead_bar_variety(stated_and_sequenced, 4) == (2, 8)
 
 
+def test_a_bar_moved_along_the_scale_keeps_its_contour_and_a_wandering_one_does_not() -> None:
+    up = [note(0, 60), note(1, 64), note(2, 67), note(3, 65)]  # C E G F: a major third up
+    along = [note(4, 62), note(5, 65), note(6, 69), note(7, 67)]  # D F A G: a minor third up
+    assert m.lead_bar_variety(up + along, 4) == (2, 2)  # by intervals, two bars
+    assert m.lead_bar_contours(up + along, 4) == (1, 2)  # by contour, one motif come back
+    turned = [note(8, 67), note(9, 64), note(10, 60), note(11, 62)]  # the same rhythm, falling
+    assert m.lead_bar_contours(up + along + turned, 4) == (2, 3)
+
+
 def test_hooks_agree_while_a_copied_section_differs_by_nothing() -> None:
     sections = [
         HeardSection("Chorus 1", 0, 4),

@@ -4,7 +4,8 @@ A part is seeded by its section kind, so the second verse's bass is written
 note for note as the first one's; `develop_part` then works the repeat's last
 four-bar phrase with the devices `skills/melody/development.json` lists for the
 part's family and the repeat's place (second, third, the song's last peak, a
-solo chorus). The opening stays as first stated, so the part is recognisable;
+solo chorus). The opening stays as first stated, so the part is recognisable
+(the lead's writer varies a repeat's every phrase itself, on the motif's rhythm);
 every device (`parts.devices`) moves notes along the chords already sounding,
 so it stays on the changes. Deterministic: the same repeat develops the same way.
 """

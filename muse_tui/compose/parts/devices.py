@@ -18,7 +18,7 @@ from muse_tui.theory import fold_into
 from ..humanize import Draft
 from .bass import bass_style_for
 from .context import PartContext
-from .harmony import nearest_pitch
+from .harmony import directed_tone, keeps_direction, nearest_pitch
 from .lead import lead_style, lead_window
 
 #: Bars of the phrase a repeat develops: its last four.
@@ -273,12 +273,21 @@ class Phrase:
         window; notes on the beat, held, or before a breath land on the chord."""
         low, high = self._lead_window()
         ending = sorted((n for n in notes if self._in_ending(n)), key=lambda n: n.start)
+        before: int | None = None  # the line as re-pitched, and as `move` meant it, a note ago
+        meant_before: int | None = None
         for note, after in zip(ending, [*ending[1:], None], strict=False):
-            pitch = fold_into(move(note.pitch, high), low, high)
+            meant = fold_into(move(note.pitch, high), low, high)
+            rise = 0 if meant_before is None else (meant > meant_before) - (meant < meant_before)
+            pitch = meant
             room = (after.start if after else self.end) - note.end
             if abs(note.start - round(note.start)) < _NEAR or note.duration >= 1 or room >= 0.75:
-                pitch = nearest_pitch(pitch, self.harmony.at(note.start).tones, low, high)
+                tones = self.harmony.at(note.start).tones
+                near = nearest_pitch(pitch, tones, low, high)
+                pitch = directed_tone([near], pitch, tones, before, rise, low, high)
+            elif not keeps_direction(pitch, before, rise):  # a weak note a strong one passed
+                pitch = fold_into(self.harmony.step(before, rise), low, high)  # type: ignore[arg-type]
             note.pitch = pitch
+            before, meant_before = pitch, meant
         return notes
 
     def _steps(self, origin: int, pitch: int) -> int:

@@ -189,3 +189,41 @@ def _next_section(song: SongState, section: Section) -> Section | None:
         if candidate.start_bar == section.end_bar:
             return candidate
     return None
+
+
+def keeps_direction(pitch: int, before: int | None, rise: int) -> bool:
+    """Whether `pitch` moves from `before` the way a line means to (`rise`: 1 up, -1 down,
+    0 either way or none)."""
+    return before is None or rise == 0 or (pitch - before) * rise > 0
+
+
+def directed_tone(
+    options: list[int],
+    pitch: int,
+    tones: frozenset[int] | set[int],
+    before: int | None,
+    rise: int,
+    low: int,
+    high: int,
+) -> int:
+    """Where a line's note snapped to a chord lands: the first of `options` (chord tones, best
+    first) that keeps the line's motion from `before` (`rise`), else the next of `tones` from
+    `pitch` that way, else the first option (the window has no room that way).
+
+    Snapping each note of a rising scale figure to its nearest chord tone folds neighbouring
+    steps onto one pitch (D over C major goes back to C): a step becomes a repeated note and
+    the motif's contour is lost. A line that rises takes the next chord tone up; one that
+    falls, the next one down.
+    """
+    if before is None or rise == 0:
+        return options[0]
+    for option in options:
+        if keeps_direction(option, before, rise):
+            return option
+    start = pitch if keeps_direction(pitch, before, rise) else before + rise
+    for candidate in range(start, start + 12 * rise, rise):
+        if not low <= candidate <= high:
+            break
+        if candidate % 12 in tones:
+            return candidate
+    return options[0]

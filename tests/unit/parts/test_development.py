@@ -93,12 +93,25 @@ def test_no_two_statements_of_a_section_are_one_pasted_twice(written, role, kind
             assert jaccard(takes[a], takes[b]) < 0.95, (role, kind, a + 1, b + 1)
 
 
-@pytest.mark.parametrize("role", ["bass", "chords", "lead"])
+@pytest.mark.parametrize("role", ["bass", "chords"])
 def test_a_repeat_keeps_its_opening_phrase_as_first_stated(written, role) -> None:
     first, second = written[role]["Verse 1"], written[role]["Verse 2"]
 
     assert heard(first, 0, 4) == heard(second, 0, 4)
     assert heard(first, 4, 8) != heard(second, 4, 8)
+
+
+def test_a_repeated_verse_lead_sings_every_phrase_anew_on_the_motif_rhythm(written) -> None:
+    """The lead's writer varies a repeat's every phrase (skills/melody/phrases.json
+    `repeats`): the second and third verses re-sing the first one's rhythm to new pitches."""
+    first = written["lead"]["Verse 1"]
+    for name in ("Verse 2", "Verse 3"):
+        again = written["lead"][name]
+        for bars in ((0, 4), (4, 8)):
+            was, now = heard(first, *bars), heard(again, *bars)
+            assert now != was, (name, bars)
+            steps = lambda notes: {step for step, _ in notes}  # noqa: E731
+            assert jaccard({(s, 0) for s in steps(was)}, {(s, 0) for s in steps(now)}) >= 0.6
 
 
 def test_verse_two_bass_keeps_its_roots_on_the_chord_changes(written) -> None:
@@ -128,16 +141,16 @@ def test_the_last_chorus_lead_keeps_the_hook_rhythm_and_lifts(written) -> None:
     first, last = written["lead"]["Chorus 1"], written["lead"]["Chorus 3"]
     onsets = lambda notes: sorted(round(n.start_beat * 4) for n in notes)  # noqa: E731
 
-    assert onsets(last) == onsets(first)  # the same motif rhythm
+    assert set(onsets(first)) <= set(onsets(last))  # the motif rhythm, ornamented
     ending = lambda notes: [n.pitch for n in notes if n.start_beat >= 4 * BPB - 0.1]  # noqa: E731
     assert ending(last) != ending(first)
     assert sum(ending(last)) > sum(ending(first))  # it climbs
 
 
-def test_the_second_chorus_lead_changes_only_its_ending(written) -> None:
+def test_the_second_chorus_lead_keeps_the_hook_ornamented_and_changes_its_ending(written) -> None:
     first, second = written["lead"]["Chorus 1"], written["lead"]["Chorus 2"]
 
-    assert heard(first, 0, 6) == heard(second, 0, 6)
+    assert heard(first, 0, 6) <= heard(second, 0, 6)  # every note of the hook, and ornaments
     assert heard(first, 6, 8) != heard(second, 6, 8)
 
 
