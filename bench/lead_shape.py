@@ -120,5 +120,6 @@ def main() -> None:
                 f"varied with the motif rhythm kept {kept}/{len(kind)}"
             )
 
+
 if __name__ == "__main__":
     main()

@@ -10,6 +10,7 @@ and a verse's lead spans a 7th at least.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -141,7 +142,7 @@ def test_a_motif_that_steps_up_or_down_keeps_moving_that_way_on_the_chords(promp
             continue
         played = {n.step: n.pitch for n in _notes(heard, sections[0], 1)}
         bar = motif.bar(0)
-        for a, b in zip(bar, bar[1:], strict=False):
+        for a, b in itertools.pairwise(bar):
             pa, pb = played.get(round(a.start * 4)), played.get(round(b.start * 4))
             if pa is None or pb is None or a.steps == b.steps:
                 continue

@@ -62,7 +62,9 @@ def test_motown_bass_syncopates_ghosts_and_walks_up_chromatically() -> None:
     )
     assert len(landed) >= 10 and walked / len(landed) >= 0.5
     downbeat_roots = sum(
-        1 for n in notes if n.step % 4 == 0 and n.pitch % 12 == _chord_at(chords, n.step / 4).bass_pc
+        1
+        for n in notes
+        if n.step % 4 == 0 and n.pitch % 12 == _chord_at(chords, n.step / 4).bass_pc
     )
     assert downbeat_roots / len(notes) <= 0.45
     assert per_bar == 16
@@ -164,7 +166,9 @@ def test_bossa_bass_plays_the_fifth_and_the_next_root_an_eighth_early() -> None:
     good_fifths = sum(
         1 for n in fifths if n.pitch % 12 in fifth_of(_chord_at(chords, n.step / 4 + 0.5))
     )
-    good_roots = sum(1 for n in roots if n.pitch % 12 == _chord_at(chords, n.step / 4 + 0.5).bass_pc)
+    good_roots = sum(
+        1 for n in roots if n.pitch % 12 == _chord_at(chords, n.step / 4 + 0.5).bass_pc
+    )
     assert good_fifths / len(fifths) >= 0.8
     assert good_roots / len(roots) >= 0.8
 
