@@ -124,9 +124,14 @@ def _without_chorus(plans: list[SectionPlan], table: ArrangementTable) -> list[S
     return shaped
 
 
+#: A producer's "long intro" is a DJ's 16 bars at least (half a minute at 128 BPM):
+#: doubling a 4-bar intro gave 8 bars, 14 s at 140 BPM, which nobody hears as long.
+LONG_INTRO_BARS = 16
+
+
 def _resized_intro(bars: int, *, longer: bool) -> int:
     if longer:
-        return bars * 2
+        return max(bars * 2, LONG_INTRO_BARS)
     return max(MIN_SECTION_BARS, bars // 2 // MIN_SECTION_BARS * MIN_SECTION_BARS)
 
 
