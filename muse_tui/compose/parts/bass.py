@@ -36,10 +36,17 @@ class _Event:
 
 
 def bass_style_for(ctx: PartContext) -> str:
-    """The style this track plays: a sub-bass track plays the genre's 808, else the family's sub."""
+    """The style this track plays: a sub-bass track plays the genre's 808, else the family's sub.
+
+    A sub bass or an 808 named in a genre with a bassline of its own ("reggae, sub bass",
+    "salsa with an 808") and no other bass track is that genre's bass player on another
+    sound: it plays the one-drop or the tumbao, not a held root under a bass that is not there.
+    """
     style = ctx.style.bass_style
     if ctx.track.role == "sub_bass":
         if style != "none" and ctx.table.bass[style].sub:  # type: ignore[index]
+            return style
+        if style != "none" and not any(t.role == "bass" for t in ctx.band):
             return style
         family = ctx.table.drums.families.get(ctx.style.family)  # type: ignore[call-overload]
         return family.sub_bass_style if family is not None else "sustained"

@@ -194,3 +194,16 @@ def test_reggae_one_drop_bass_is_a_melody_not_a_root() -> None:
     for note in notes:
         bars.setdefault(note.step // 16, set()).add(note.pitch)
     assert sum(1 for p in bars.values() if len(p) >= 3) / len(bars) >= 0.6
+
+
+def test_a_named_sub_bass_alone_plays_the_genres_bassline() -> None:
+    """A sub bass named in reggae: the sub is the band's only bass, so it plays the one-drop line on
+    its own sound (the panel heard whole-note roots); beside a bass it may hold the roots."""
+    heard = compose("reggae in D major, 75 BPM, sub bass")
+    assert not heard.role("bass") and heard.role("sub_bass")
+    notes = heard.bass().notes
+    bars: dict[int, set[int]] = {}
+    for note in notes:
+        bars.setdefault(note.step // 16, set()).add(note.pitch)
+    assert sum(1 for p in bars.values() if len(p) >= 3) / len(bars) >= 0.6
+    assert median(n.length for n in notes) <= 1.0
