@@ -24,7 +24,7 @@ from muse_tui.tui.widgets.arrangement import ArrangementView
 from muse_tui.tui.widgets.prompt import PromptInput
 from muse_tui.tui.widgets.tracker import StageTracker
 from tests.engine.fakes import Knobs, fake_registry
-from tests.ui.harness import SESSION_IDS, Hold, make_studio, until
+from tests.ui.harness import SESSION_IDS, HarnessStudio, Hold, make_studio, until
 
 NO_GATES = "approval_gates = []\n"
 
@@ -351,17 +351,23 @@ async def test_a_burst_of_typing_and_enter_sends_the_whole_prompt(tmp_path: Path
     assert events(messages)[0].prompt == "lofi hip hop, rainy"
 
 
-async def test_a_write_error_is_one_sentence_and_the_studio_stays_open(tmp_path: Path) -> None:
-    blocked = tmp_path / "not-a-folder"
-    blocked.write_text("a file where the sessions folder should be")
-    app = make_studio(tmp_path, settings=NO_GATES, sessions_root=blocked)
+async def notices_of_a_compose(app: HarnessStudio) -> list[str]:
+    """The notices of composing "dark trap", checking the studio stays open after it."""
     messages: list[Message] = []
     async with app.run_test(message_hook=messages.append) as pilot:
         await type_prompt(pilot, "dark trap")
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.is_running
-    said = notices(messages)
+    return notices(messages)
+
+
+async def test_a_write_error_is_one_sentence_and_the_studio_stays_open(tmp_path: Path) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the sessions folder should be")
+    said = await notices_of_a_compose(
+        make_studio(tmp_path, settings=NO_GATES, sessions_root=blocked)
+    )
     assert any("could not be written" in n or "could not write" in n for n in said), said
 
 
@@ -376,14 +382,7 @@ async def test_a_stage_whose_file_is_refused_says_so_in_one_sentence(tmp_path: P
         stages[2] = harmony  # type: ignore[assignment]
         return stages
 
-    app = make_studio(tmp_path, settings=NO_GATES, registry=refusing)
-    messages: list[Message] = []
-    async with app.run_test(message_hook=messages.append) as pilot:
-        await type_prompt(pilot, "dark trap")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert app.is_running
-    said = notices(messages)
+    said = await notices_of_a_compose(make_studio(tmp_path, settings=NO_GATES, registry=refusing))
     assert any("could not write chords.mid" in n and "check the folder" in n for n in said), said
 
 
