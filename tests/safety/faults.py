@@ -45,6 +45,14 @@ def run_and_kill(
     `slow_sync_s` makes each fsync in the child that much slower, so that a
     kill lands between writes as it would on a slow disk.
     """
+    return _run_and_kill(work, after_s, slow_sync_s)[0]
+
+
+def _run_and_kill(
+    work: Callable[[], object], after_s: float | None, slow_sync_s: float
+) -> tuple[bool, float]:
+    """`run_and_kill`, and how long the child lived (its whole run when it was not killed)."""
+    begun = time.perf_counter()
     pid = os.fork()
     if pid == 0:  # the child: do the work, never return into pytest
         code = 0
@@ -61,14 +69,23 @@ def run_and_kill(
         except BaseException:  # the child reports by exit code only
             code = 1
         os._exit(code)
+    done, status = 0, 0
     if after_s is not None:
-        time.sleep(after_s)
-        os.kill(pid, signal.SIGKILL)  # a finished child stays a zombie until waited for
-    _, status = os.waitpid(pid, 0)
+        deadline = begun + after_s
+        while time.perf_counter() < deadline:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            time.sleep(0.001)
+        else:
+            os.kill(pid, signal.SIGKILL)
+    if not done:  # a finished child stays a zombie until waited for
+        _, status = os.waitpid(pid, 0)
+    took = time.perf_counter() - begun
     if os.WIFEXITED(status):
         assert os.WEXITSTATUS(status) == 0, "the work failed on its own in the child"
-        return False
-    return os.WTERMSIG(status) == signal.SIGKILL
+        return False, took
+    return os.WTERMSIG(status) == signal.SIGKILL, took
 
 
 def timed(work: Callable[[int], object], *, slow_sync_s: float = 0.0, runs: int = 3) -> float:
@@ -87,7 +104,30 @@ def timed(work: Callable[[int], object], *, slow_sync_s: float = 0.0, runs: int 
     return min(spans)
 
 
-def moments(count: int, span_s: float, seed: int) -> list[float]:
-    """`count` random kill moments within `span_s`, the same each run."""
-    rng = random.Random(seed)
-    return sorted(rng.uniform(0.0, span_s) for _ in range(count))
+class KillMoments:
+    """`count` kill moments spread over the work's span as the machine runs it now.
+
+    Drawn as fractions of the span, the same each run. The span is timed before the
+    kills; when the machine speeds up after it (another job ends), a moment late in a
+    slow span lands after a quicker run has finished and kills nothing. So every run
+    that finishes before its kill shortens the span the later moments are drawn in.
+    """
+
+    def __init__(self, count: int, span_s: float, seed: int) -> None:
+        rng = random.Random(seed)
+        self._fractions = sorted(rng.uniform(0.0, 1.0) for _ in range(count))
+        self.span_s = span_s
+        self.killed = 0
+
+    def __iter__(self) -> Iterator[float]:
+        for fraction in self._fractions:
+            yield fraction * self.span_s
+
+    def run(self, work: Callable[[], object], moment: float, *, slow_sync_s: float) -> bool:
+        """`run_and_kill` at `moment`, learning the span from a run that finished first."""
+        killed, took = _run_and_kill(work, moment, slow_sync_s)
+        if killed:
+            self.killed += 1
+        else:
+            self.span_s = min(self.span_s, took)
+        return killed

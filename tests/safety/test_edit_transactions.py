@@ -15,7 +15,7 @@ from muse_tui.engine.registry import product_stages
 from muse_tui.store.atomic import WriteFailed
 from muse_tui.store.checkpoint import load_checkpoint, song_path
 from tests.safety.conftest import compose, fingerprints, fixed_clock
-from tests.safety.faults import disk_full, moments, run_and_kill, timed
+from tests.safety.faults import KillMoments, disk_full, timed
 
 REQUEST = "tempo 96"
 
@@ -70,17 +70,17 @@ def test_kill_9_at_30_moments_of_modify_never_tears_the_session(
     # The copies are made first, as each trial's is before its fork: only the change is timed.
     timing = [_copy(folder, tmp_path, f"timing-{n}") for n in range(3)]
     span = timed(lambda n: _modify(timing[n]), slow_sync_s=slow, runs=len(timing))
-    killed = 0
-    for n, moment in enumerate(moments(30, span, seed=18)):
+    kills = KillMoments(30, span, seed=18)
+    for n, moment in enumerate(kills):
         trial = _copy(folder, tmp_path, f"kill-{n}")
-        killed += run_and_kill(lambda t=trial: _modify(t), moment, slow_sync_s=slow)
+        kills.run(lambda t=trial: _modify(t), moment, slow_sync_s=slow)
         load_checkpoint(trial)
         now = fingerprints(trial)
         assert now in (before, after), f"torn session after a kill at {moment * 1000:.0f} ms"
         if now == before:
             assert _modify(trial) == "applied"
         assert fingerprints(trial) == after, "the change, made again, gives the same bytes"
-    assert killed >= 20, "most runs must really be killed mid-change"
+    assert kills.killed >= 20, "most runs must really be killed mid-change"
 
 
 def test_undo_after_a_failed_change_finds_no_half_applied_entry(

@@ -12,7 +12,7 @@ from muse_tui.engine.registry import product_stages
 from muse_tui.store.checkpoint import CheckpointError, load_checkpoint
 from muse_tui.store.manifest import read_manifest
 from tests.safety.conftest import compose, fingerprints, fixed_clock
-from tests.safety.faults import moments, run_and_kill, timed
+from tests.safety.faults import KillMoments, timed
 
 SESSION = "session-20261123-k1ll9x"
 #: These carry the run's id and timings, so they differ run to run; checked by content below.
@@ -54,12 +54,10 @@ def test_kill_9_at_30_moments_of_compose_then_resume_gives_identical_files(
     clean = {p: (clean_folder / p).read_bytes() for p in expected}
     slow = 0.004  # a slow disk: each fsync takes 4 ms
     span = timed(lambda n: compose(tmp_path / f"timing-{n}", session_id=SESSION), slow_sync_s=slow)
-    killed = 0
-    for n, moment in enumerate(moments(30, span, seed=6)):
+    kills = KillMoments(30, span, seed=6)
+    for n, moment in enumerate(kills):
         root = tmp_path / f"kill-{n}"
-        killed += run_and_kill(
-            lambda r=root: compose(r, session_id=SESSION), moment, slow_sync_s=slow
-        )
+        kills.run(lambda r=root: compose(r, session_id=SESSION), moment, slow_sync_s=slow)
         if (root / SESSION).exists():
             _assert_whole(root / SESSION, clean)
         _finish(root)
@@ -68,4 +66,4 @@ def test_kill_9_at_30_moments_of_compose_then_resume_gives_identical_files(
         assert load_checkpoint(folder).song_state == load_checkpoint(clean_folder).song_state
         listed = {f.path for f in read_manifest(folder).files}
         assert listed == {f.path for f in read_manifest(clean_folder).files}
-    assert killed >= 20, "most runs must really be killed mid-compose"
+    assert kills.killed >= 20, "most runs must really be killed mid-compose"
