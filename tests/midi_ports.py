@@ -62,7 +62,9 @@ def find_midi_system() -> tuple[MidiSystem | None, str]:
         if shutil.which("jack_lsp") is None:
             reasons.append("JACK tools are not installed (apt-get install jackd2)")
         elif subprocess.run(["jack_lsp"], capture_output=True, timeout=10).returncode != 0:
-            reasons.append("no JACK server is running (start one: jackd --no-realtime -d dummy &)")
+            reasons.append(
+                "no JACK server is running (start one: jackd -S --no-realtime -d dummy &)"
+            )
         else:
             return MidiSystem("JACK", rtmidi.API_UNIX_JACK, "mido.backends.rtmidi/UNIX_JACK"), ""
     else:

@@ -91,6 +91,14 @@ class Close:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class Together:
+    """Commands carried out as one, with no event played between them (a jam's round: its
+    tempo and every changed part land on the same boundary, or all on the next one)."""
+
+    commands: tuple[Command, ...]
+
+
 Command = (
     Load
     | Play
@@ -105,4 +113,5 @@ Command = (
     | UsePort
     | Sync
     | Close
+    | Together
 )

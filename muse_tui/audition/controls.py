@@ -7,8 +7,9 @@ an immutable snapshot the player published.
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Self
 
 from muse_tui.audition import commands as cmd
@@ -31,9 +32,35 @@ class PlayerControls:
         self._clock = clock
         self._song: SongState | None = None
         self._alternatives: dict[str, tuple[Part, ...]] = {}
+        self._gathered: list[cmd.Command] | None = None
 
     def _send(self, command: cmd.Command) -> None:
+        if self._gathered is not None:
+            self._gathered.append(command)
+        else:
+            self._deliver(command)
+
+    def _deliver(self, command: cmd.Command) -> None:
+        """Hand a command to the player, wherever it runs."""
         raise NotImplementedError
+
+    @contextlib.contextmanager
+    def together(self) -> Iterator[None]:
+        """The commands given inside reach the player as one, when the block ends.
+
+        The player carries them out with no event played in between: changes queued
+        for the loop's end all land on the same boundary, however late they arrive.
+        """
+        if self._gathered is not None:  # already inside one: it joins the outer batch
+            yield
+            return
+        self._gathered = gathered = []
+        try:
+            yield
+        finally:
+            self._gathered = None
+        if gathered:
+            self._deliver(cmd.Together(tuple(gathered)))
 
     def sync(self, timeout: float = 2.0) -> bool:
         """Wait until the player has taken every command sent so far."""

@@ -232,6 +232,9 @@ class Performer:
                 done.set()
             case cmd.Close():
                 self.closing = True
+            case cmd.Together(commands):
+                for each in commands:
+                    self._handle(each)
 
     def _start(self, from_beat: float | None, until_beat: float | None) -> None:
         if self.transport.playing:

@@ -64,6 +64,6 @@ class Player(PlayerControls):
             self._closed = True
         self._thread.join(timeout)
 
-    def _send(self, command: cmd.Command) -> None:
+    def _deliver(self, command: cmd.Command) -> None:
         if not self._closed:
             self._commands.put(command)

@@ -207,7 +207,7 @@ class PlayerProcess(PlayerControls):
         """A command is on its way: the status may still show what was true before it."""
         return self._unanswered > 0
 
-    def _send(self, command: cmd.Command) -> None:
+    def _deliver(self, command: cmd.Command) -> None:
         with self._send_lock:
             self._unanswered += 1
         self._post(("command", command))

@@ -5,8 +5,8 @@ other): it loads the first round as a looping one-section song, and on every
 `tick` (the studio's timer, or the CLI's loop) it watches the playhead. Once
 per pass of the loop, past its middle, it asks the band for the next round —
 with the directions typed since — and queues each changed part to come in
-where the loop wraps, so every change of a round (a key change reaches every
-member) lands on the same boundary. A round takes milliseconds; half a loop
+where the loop wraps, in one command, so every change of a round (a key change
+reaches every member) lands on the same boundary. A round takes milliseconds; half a loop
 is ample.
 
 Nothing here imports Textual: the studio's Jam screen and `muse-studio jam
@@ -107,15 +107,18 @@ class LiveJam:
             line, self._lines = "; ".join(self._lines), []
         before = self.jam.round
         round_ = self.jam.next_round(line)
-        if round_.context.tempo != before.context.tempo:
-            self.player.set_tempo(round_.context.tempo, at_loop_end=True)
-        for member in round_.members:
-            old = before.member(member.id)
-            if old is not None and old.part == member.part:
-                continue
-            regions = [member.part] if member.part is not None else []
-            track = member.track.model_copy(update={"regions": regions})
-            self.player.set_alternative(member.track.id, track, at_loop_end=True)
+        # One command: sent part by part, a round reaching the player as the loop wraps
+        # would be heard torn, some parts new on this pass and the rest on the next.
+        with self.player.together():
+            if round_.context.tempo != before.context.tempo:
+                self.player.set_tempo(round_.context.tempo, at_loop_end=True)
+            for member in round_.members:
+                old = before.member(member.id)
+                if old is not None and old.part == member.part:
+                    continue
+                regions = [member.part] if member.part is not None else []
+                track = member.track.model_copy(update={"regions": regions})
+                self.player.set_alternative(member.track.id, track, at_loop_end=True)
         self.heard.append(round_)
         return round_
 

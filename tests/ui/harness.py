@@ -6,11 +6,12 @@ stage timings are normalised, so two runs paint the same screen.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,13 @@ class FakePlayer:
     def set_alternative(self, role_or_id: str, alternative: Any) -> None:
         notes = None if alternative is None else len(alternative.notes)
         self.calls.append(("set_alternative", role_or_id, notes))
+
+    @contextlib.contextmanager
+    def together(self) -> Iterator[None]:
+        """The calls inside are recorded between a "together" and an "apart"."""
+        self.calls.append(("together",))
+        yield
+        self.calls.append(("apart",))
 
     def close(self, timeout: float = 5.0) -> None:
         self._status = "closed"

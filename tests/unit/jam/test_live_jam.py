@@ -54,3 +54,20 @@ def test_a_round_that_outlasts_its_pass_is_the_only_one_on_its_boundary(
         assert (live.passes, live.sounding) == (2, live.heard[1])
         player.position = (0, 2.1)
         assert live.tick() is live.heard[2]  # and the next round is prepared as usual
+
+
+def test_a_round_reaches_the_player_as_one_command() -> None:
+    """Part by part, a round arriving as the loop wraps would be heard torn: some parts new
+    on this pass, the rest on the next."""
+    player = LoopingPlayer()
+    with Jam("dark trap, 140, key of Am", 3, loop_bars=1) as jam:
+        live = LiveJam(jam, player)
+        live.start()
+        live.direct("faster, and the drums busier")
+        player.position = (0, 2.5)
+        player.calls.clear()
+        assert live.tick() is not None
+    changes = [c for c in player.calls if c[0] in ("set_alternative", "set_tempo")]
+    assert len(changes) >= 2, "a tempo and at least one part changed"
+    assert player.calls == [("together",), *changes, ("apart",)]
+    assert all(c[-1] is True for c in changes), "each for the loop's end"
