@@ -8,7 +8,7 @@ from pydantic import Field
 
 from muse_tui.contracts.base import SCHEMA_VERSION, Contract, SessionId, Uuid
 
-FileType = Literal["progression", "midi", "state", "notes", "manifest"]
+FileType = Literal["progression", "midi", "pattern", "state", "notes", "manifest"]
 
 
 class ManifestFile(Contract):

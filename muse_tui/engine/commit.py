@@ -26,7 +26,11 @@ from muse_tui.store.checkpoint import write_checkpoint
 from muse_tui.store.fingerprints import session_fingerprints
 from muse_tui.store.progression_file import write_progression
 from muse_tui.store.proposal_file import drop_proposal, sweep_proposal_folder
-from muse_tui.store.session_writer import record_run_in_manifest, write_session
+from muse_tui.store.session_writer import (
+    record_run_in_manifest,
+    remove_stale_song_files,
+    write_session,
+)
 from muse_tui.store.smf import write_song_midi
 from muse_tui.store.transaction import session_change
 
@@ -115,10 +119,12 @@ def write_changed_files(
             write_checkpoint(session_dir, pipeline)
             if any(p.startswith("progression") for p in paths) and song.progression:
                 write_progression(session_dir, song.progression, song.title or None)
+            song_files = None
             if any(_ONE_TRACK.match(p) for p in paths):
                 # The song is already arranged (S6); files whose bytes do not move are not reported.
-                write_song_midi(session_dir, song, arranged=True)
-            record_run_in_manifest(session_dir, pipeline)
+                song_files = write_song_midi(session_dir, song, arranged=True)
+                remove_stale_song_files(session_dir, song_files)
+            record_run_in_manifest(session_dir, pipeline, song_files)
         drop_proposal(session_dir)  # a proposal made on the song before this change is stale
     sweep_proposal_folder(session_dir)
     after = session_fingerprints(session_dir)

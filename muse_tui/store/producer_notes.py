@@ -56,6 +56,10 @@ class SessionSheet:
     meter_words: str = ""
     #: (first bar from 1, section, meter) where a section changes the meter.
     meter_changes: list[tuple[int, str, str]] = field(default_factory=list)
+    #: The folder of MPC patterns (a track in a section each), if any were written.
+    patterns_dir: str | None = None
+    #: (pad, drum, General MIDI note, note on the MPC pad) for each voice of the kit.
+    pads: list[tuple[str, str, int, int]] = field(default_factory=list)
 
 
 def producer_notes(sheet: SessionSheet) -> str:
@@ -76,7 +80,8 @@ def producer_notes(sheet: SessionSheet) -> str:
         for kind, chords in sheet.section_chords:
             name = kind.replace("_", "-").capitalize()
             lines += [f"**{name}**: {' | '.join(_line(c) for c in chords)}", ""]
-    lines += ["## Quick Start — MPC Beats Setup", "", *_quick_start(sheet), "", "## Files", ""]
+    lines += ["## Quick Start — MPC Beats Setup", "", *_quick_start(sheet), ""]
+    lines += [*_pad_table(sheet), "## Files", ""]
     lines += _table(["File", "What it is"], [[f"`{p}`", d] for p, d in sheet.files])
     return "\n".join(lines) + "\n"
 
@@ -201,7 +206,29 @@ def _quick_start(sheet: SessionSheet) -> list[str]:
             f"Copy `{sheet.progression_file}` into MPC Beats' Progressions folder to play the "
             "chords from the pads (Pad Perform → Progressions)."
         )
+    if sheet.patterns_dir:
+        steps.append(
+            f"To build the song from patterns instead, load the files of `{sheet.patterns_dir}/`"
+            " onto their tracks from the browser (one per track and section, numbered in song"
+            " order). The drum patterns play MPC pads, not General MIDI: put each sound on the"
+            " pad the table below names (a stock kit's pads follow the same note layout)."
+        )
     return [f"{n}. {step}" for n, step in enumerate(steps, start=1)]
+
+
+def _pad_table(sheet: SessionSheet) -> list[str]:
+    if not sheet.pads:
+        return []
+    rows = [[pad, _line(name), str(gm), str(note)] for pad, name, gm, note in sheet.pads]
+    return [
+        "## Drum Pads",
+        "",
+        "Where each drum goes on an MPC drum program, as the drum patterns play it. "
+        "`midi/full-arrangement.mid` keeps General MIDI notes for other DAWs.",
+        "",
+        *_table(["On pad", "Drum", "General MIDI note", "MPC note"], rows),
+        "",
+    ]
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:

@@ -37,6 +37,7 @@ from muse_tui.store.manifest import (
     stage_timings,
     write_manifest,
 )
+from muse_tui.store.mpc_patterns import PATTERN_DIR, PATTERN_WORDS, drum_pads
 from muse_tui.store.producer_notes import (
     ARRANGEMENT_FILE,
     EFFECTS_FILE,
@@ -125,7 +126,7 @@ def _write_session(
         midi = midi_entries(session_dir, song)
     else:
         midi = write_song_midi(session_dir, song)
-    _remove_stale(session_dir, MIDI_DIR, "*.mid", midi)  # a track removed since the last write
+    remove_stale_song_files(session_dir, midi)
     files += midi
 
     sounds = _sounds(pipeline)
@@ -173,6 +174,11 @@ def session_sheet(
     song = pipeline.song_state
     names = midi_file_names(song.tracks)
     by_track = {p.track_id: p.preset for p in presets}
+    patterns = [p for p, _ in files if p.startswith(f"{PATTERN_DIR}/")]
+    if patterns:  # one line for the folder, not one per pattern
+        at = next(i for i, (p, _) in enumerate(files) if p in patterns)
+        files = [f for f in files if f[0] not in patterns]
+        files.insert(at, (f"{PATTERN_DIR}/", f"{len(patterns)} MPC patterns: {PATTERN_WORDS}"))
     sheets = []
     for number, (track, channel) in enumerate(
         zip(song.tracks, assign_channels(song.tracks), strict=True), start=1
@@ -212,6 +218,8 @@ def session_sheet(
         files=files,
         full_arrangement=f"{MIDI_DIR}/{FULL_ARRANGEMENT}.mid" if song.tracks else None,
         progression_file=PROGRESSION_FILE if song.progression else None,
+        patterns_dir=PATTERN_DIR if patterns else None,
+        pads=[(p.pad, p.name, p.gm_note, p.note) for p in drum_pads(song)],
     )
 
 
@@ -248,6 +256,13 @@ def _chains(song: SongState, sounds: SoundsOutput | None) -> list[tuple[str, Eff
     order = list(labels)
     chains.sort(key=lambda c: order.index(c.target_id) if c.target_id in labels else len(order))
     return [(labels.get(c.target_id, c.target_id), c) for c in chains]
+
+
+def remove_stale_song_files(session_dir: Path, written: list[ManifestFile]) -> None:
+    """MIDI files and patterns `write_song_midi` did not write this time (a track removed, a
+    section a track no longer plays in) must not stay behind."""
+    _remove_stale(session_dir, MIDI_DIR, "*.mid", written)
+    _remove_stale(session_dir, PATTERN_DIR, "*.mpcpattern", written)
 
 
 def _remove_stale(
@@ -293,9 +308,13 @@ def section_progressions(session_dir: Path, song: SongState) -> list[ManifestFil
     return files
 
 
-def record_run_in_manifest(session_dir: Path, pipeline: ComposerPipeline) -> bool:
+def record_run_in_manifest(
+    session_dir: Path, pipeline: ComposerPipeline, song_files: list[ManifestFile] | None = None
+) -> bool:
     """Bring an existing manifest's timings, status and sizes up to date; False if none yet.
 
+    `song_files` (what `write_song_midi` just wrote) replace the MIDI and pattern entries:
+    a track's part may now play in a section it did not, or no longer in one it did.
     An unreadable manifest is written anew from the pipeline, with the whole
     session, so a corrupt manifest never stops a change half way.
     """
@@ -314,6 +333,11 @@ def record_run_in_manifest(session_dir: Path, pipeline: ComposerPipeline) -> boo
         else entry
         for entry in manifest.files
     ]
+    if song_files is not None:
+        song_kinds = {"midi", "pattern"}
+        at = next((i for i, f in enumerate(files) if f.type in song_kinds), len(files))
+        rest = [f for f in files if f.type not in song_kinds]
+        files = [*rest[:at], *song_files, *rest[at:]]
     manifest = manifest.model_copy(
         update={"stage_timings": stage_timings(pipeline), "status": pipeline.status, "files": files}
     )

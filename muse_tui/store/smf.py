@@ -21,7 +21,9 @@ import mido
 from muse_tui.compose.assembly import arrange_for_playback
 from muse_tui.compose.transposition import shifted_key
 from muse_tui.contracts import ManifestFile, Meter, Note, SongState, Track
+from muse_tui.contracts.manifest import FileType
 from muse_tui.store.atomic import current_size, write_atomic_files
+from muse_tui.store.mpc_patterns import pattern_files
 from muse_tui.store.sessions import inside_session, sanitise_name
 from muse_tui.theory import SCALE_STEPS, KeySyntaxError, parse_key
 from muse_tui.theory.key import key_of
@@ -92,9 +94,11 @@ def midi_file_names(tracks: list[Track]) -> dict[str, str]:
 def write_song_midi(
     session_dir: Path, song: SongState, *, arranged: bool = False, durable: bool = True
 ) -> list[ManifestFile]:
-    """Write `midi/full-arrangement.mid` and a file per track; arrange first unless `arranged`.
+    """Write `midi/full-arrangement.mid`, a file per track and the MPC patterns of each track
+    in each section (`mpc/`); arrange first unless `arranged`.
 
     Each track is encoded once: the per-track files reuse the same bytes as the full file.
+    The patterns are cut from the same arranged song, so they play what the MIDI plays.
     The manifest entries take the sizes just written rather than asking the disk again.
     `durable=False` leaves the fsyncs to the caller (`store.atomic.sync_files`).
     """
@@ -104,17 +108,23 @@ def write_song_midi(
     chunks = {t.id: _chunk(_instrument(t, PPQ), end) for t in playable.tracks}
     contents = [_smf([conductor, *chunks.values()])]
     contents += [_smf([conductor, chunks[track.id]]) for track in playable.tracks]
-    described = _descriptions(playable, midi_file_names(playable.tracks))
+    described = [
+        (relative, "midi", description)
+        for relative, description in _descriptions(playable, midi_file_names(playable.tracks))
+    ]
+    for relative, data, description in pattern_files(playable):
+        described.append((relative, "pattern", description))
+        contents.append(data)
     sizes = write_atomic_files(
         [
             (inside_session(session_dir, relative), data)
-            for (relative, _), data in zip(described, contents, strict=True)
+            for (relative, _, _), data in zip(described, contents, strict=True)
         ],
         durable=durable,
     )
     return [
-        ManifestFile(path=relative, type="midi", description=description, size_bytes=size)
-        for (relative, description), size in zip(described, sizes, strict=True)
+        ManifestFile(path=relative, type=kind, description=description, size_bytes=size)
+        for (relative, kind, description), size in zip(described, sizes, strict=True)
     ]
 
 
@@ -124,11 +134,16 @@ def _smf(chunks: list[bytes]) -> bytes:
 
 
 def midi_entries(session_dir: Path, song: SongState) -> list[ManifestFile]:
-    """Manifest entries for the MIDI files `write_song_midi` wrote for this song."""
-    return [
+    """Manifest entries for the files `write_song_midi` wrote for this (arranged) song."""
+    entries = [
         _written(session_dir, relative, description)
         for relative, description in _descriptions(song, midi_file_names(song.tracks))
     ]
+    entries += [
+        _written(session_dir, relative, description, "pattern")
+        for relative, _, description in pattern_files(song)
+    ]
+    return entries
 
 
 def _descriptions(song: SongState, names: dict[str, str]) -> list[tuple[str, str]]:
@@ -141,9 +156,11 @@ def _descriptions(song: SongState, names: dict[str, str]) -> list[tuple[str, str
     return described
 
 
-def _written(session_dir: Path, relative: str, description: str) -> ManifestFile:
+def _written(
+    session_dir: Path, relative: str, description: str, kind: FileType = "midi"
+) -> ManifestFile:
     size = current_size(inside_session(session_dir, relative))
-    return ManifestFile(path=relative, type="midi", description=description, size_bytes=size)
+    return ManifestFile(path=relative, type=kind, description=description, size_bytes=size)
 
 
 def song_end_tick(song: SongState, ppq: int = PPQ) -> int:

@@ -37,6 +37,15 @@ EXPECTED_FILES = [
     "midi/drums.mid",
     "midi/full-arrangement.mid",
     "midi/lead.mid",
+    "mpc/01-intro-chords.mpcpattern",
+    "mpc/01-intro-drums.mpcpattern",
+    "mpc/02-verse-bass.mpcpattern",
+    "mpc/02-verse-chords.mpcpattern",
+    "mpc/02-verse-drums.mpcpattern",
+    "mpc/03-chorus-bass.mpcpattern",
+    "mpc/03-chorus-chords.mpcpattern",
+    "mpc/03-chorus-drums.mpcpattern",
+    "mpc/03-chorus-lead.mpcpattern",
     "notes/arrangement-map.md",
     "notes/effect-chains.md",
     "notes/preset-assignments.md",
@@ -133,7 +142,9 @@ def test_3_producer_notes_give_tempo_key_tracks_and_presets(tmp_path: Path) -> N
     assert steps == [str(n) for n in range(1, len(steps) + 1)] and len(steps) >= 5
     _assert_tables_are_well_formed(notes)
     table_files = re.findall(r"^\| `([^`]+)` \|", notes, flags=re.MULTILINE)
-    assert sorted(table_files) == EXPECTED_FILES
+    patterns = [f for f in EXPECTED_FILES if f.startswith("mpc/")]
+    assert sorted(table_files) == sorted({*EXPECTED_FILES, "mpc/"} - {*patterns})
+    assert f"| `mpc/` | {len(patterns)} MPC patterns" in notes, "the folder in one line"
 
     presets = (folder / "notes" / "preset-assignments.md").read_text()
     assert "Warm Rhodes Mk I" in presets and "80%" in presets
@@ -143,10 +154,13 @@ def test_3_producer_notes_give_tempo_key_tracks_and_presets(tmp_path: Path) -> N
 
 
 def _assert_tables_are_well_formed(markdown: str) -> None:
-    rows = [line for line in markdown.splitlines() if line.startswith("|")]
-    assert rows
-    widths = {len(re.split(r"(?<!\\)\|", row)) for row in rows}
-    assert len(widths) == 1, "every row of a table has as many cells as its header"
+    tables = [
+        block.splitlines() for block in re.findall(r"(?m)(?:^\|.*\n?)+", markdown)
+    ]  # runs of table rows: each run is one table
+    assert tables
+    for rows in tables:
+        widths = {len(re.split(r"(?<!\\)\|", row)) for row in rows}
+        assert len(widths) == 1, f"every row of a table has as many cells as its header: {rows}"
 
 
 def test_4_the_manifest_lists_every_file_with_its_real_size(tmp_path: Path) -> None:
@@ -161,7 +175,14 @@ def test_4_the_manifest_lists_every_file_with_its_real_size(tmp_path: Path) -> N
     for path, entry in listed.items():
         assert entry.size_bytes == (folder / path).stat().st_size > 0, path
         assert entry.description
-    assert {f.type for f in manifest.files} == {"manifest", "state", "progression", "midi", "notes"}
+    assert {f.type for f in manifest.files} == {
+        "manifest",
+        "state",
+        "progression",
+        "midi",
+        "pattern",
+        "notes",
+    }
     assert [t.stage for t in manifest.stage_timings] == list(range(1, 9))
     assert manifest.stage_timings[3].duration_ms == 40
     assert (

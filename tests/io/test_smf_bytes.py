@@ -102,7 +102,8 @@ def _digest(data: bytes) -> str:
 
 def test_written_files_are_byte_for_byte_what_they_were(tmp_path: Path) -> None:
     files = write_song_midi(tmp_path, _pinned_song())
-    assert {f.path: _digest((tmp_path / f.path).read_bytes()) for f in files} == DIGESTS
+    midi = {f.path: _digest((tmp_path / f.path).read_bytes()) for f in files if f.type == "midi"}
+    assert midi == DIGESTS
 
 
 def test_the_mido_view_encodes_to_the_same_bytes_as_the_written_files(tmp_path: Path) -> None:

@@ -318,6 +318,8 @@ def removed(stem: str) -> Check:
     def check(h: Heard) -> None:
         gone = next(t for t in h.before.state.tracks if t.role == stem)
         assert not (h.folder / "midi" / f"{stem}.mid").exists(), f"{stem}.mid still there"
+        patterns = sorted(p.name for p in (h.folder / "mpc").glob(f"*-{stem}.mpcpattern"))
+        assert not patterns, f"its MPC patterns are still there: {patterns}"
         assert all(t.role != stem for t in h.after.tracks)
         full = mido.MidiFile(h.folder / "midi" / "full-arrangement.mid")
         names = {m.name for t in full.tracks for m in t if m.type == "track_name"}
