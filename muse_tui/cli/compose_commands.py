@@ -24,7 +24,7 @@ from muse_tui.store.atomic import WriteFailed, write_advice
 from muse_tui.store.checkpoint import CheckpointError
 from muse_tui.store.manifest import read_manifest
 from muse_tui.store.sessions import sessions_root
-from muse_tui.store.settings import load_settings
+from muse_tui.store.settings import DRUM_MAPS, load_settings
 
 from .common import ExitCode, fail, fail_on, find_session
 from .terminal import TerminalGate, TerminalProgress, interactive
@@ -67,6 +67,12 @@ def _stage_list(text: str | None, option: str) -> list[int]:
 @click.option("--skip", help="Stages to skip, e.g. 7,8.")
 @click.option("--play", is_flag=True, help="Audition the song when it is written.")
 @click.option("--quality-gate", is_flag=True, help="Score the song and regenerate weak stages.")
+@click.option(
+    "--drum-map",
+    type=click.Choice(DRUM_MAPS),
+    help="Pad layout of the MPC drum patterns: mpc (factory kits), chromatic (C1 up), gm "
+    "(default from settings).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print only the manifest JSON.")
 def compose(
     prompt: str,
@@ -78,6 +84,7 @@ def compose(
     skip: str | None,
     play: bool,
     quality_gate: bool,
+    drum_map: str | None,
     as_json: bool,
 ) -> None:
     """Compose a song from PROMPT and write its session folder ("-" reads it from stdin)."""
@@ -96,6 +103,7 @@ def compose(
         skip_stages=_stage_list(skip, "--skip"),
         enable_playback=play,
         enable_quality_gate=quality_gate,
+        drum_map=drum_map or settings.drum_map,
     )
     progress = TerminalProgress(console, quiet=as_json)
     gate: ApprovalGate = AutoApprove()

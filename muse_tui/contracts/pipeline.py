@@ -224,6 +224,8 @@ class PipelineConfig(Contract):
     alternative_count: int = Field(default=3, ge=1, le=5)
     enable_checkpoints: bool = True
     approval_gates: list[int] = Field(default_factory=lambda: [2])
+    #: The pad layout of the MPC drum patterns (`skills/mpc/pads.json`): mpc, chromatic, gm.
+    drum_map: str = "mpc"
 
 
 class RecoveryState(Contract):

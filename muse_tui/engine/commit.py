@@ -122,7 +122,9 @@ def write_changed_files(
             song_files = None
             if any(_ONE_TRACK.match(p) for p in paths):
                 # The song is already arranged (S6); files whose bytes do not move are not reported.
-                song_files = write_song_midi(session_dir, song, arranged=True)
+                song_files = write_song_midi(
+                    session_dir, song, arranged=True, drum_map=pipeline.config.drum_map
+                )
                 remove_stale_song_files(session_dir, song_files)
             record_run_in_manifest(session_dir, pipeline, song_files)
         drop_proposal(session_dir)  # a proposal made on the song before this change is stale

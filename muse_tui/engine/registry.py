@@ -259,7 +259,9 @@ def assembly_stage(song: SongState, ctx: StageContext) -> StageResult:
     playable = arrange_for_playback(plan_expression(song, asked))
     with ctx.tool("write_song_midi"):
         # Synced by S6's own durable checkpoint, on the writer's thread while S7 works.
-        files = write_song_midi(ctx.session_dir, playable, arranged=True, durable=False)
+        files = write_song_midi(
+            ctx.session_dir, playable, arranged=True, durable=False, drum_map=ctx.config.drum_map
+        )
     paths = [f.path for f in files]
     full = next((p for p in paths if p.endswith("full-arrangement.mid")), paths[0])
     output = AssemblyOutput(

@@ -23,16 +23,19 @@ BANKS = "ABCD"
 
 
 class PadMap(Contract):
-    """One pad layout: the note each of the 64 pads (A01 to D16) answers to."""
+    """One pad layout: the note each of the 64 pads (A01 to D16) answers to; None keeps the
+    General MIDI notes (a program mapped to GM)."""
 
     label: str
     description: str
     source: str
-    pad_notes: list[int] = Field(min_length=len(BANKS) * PADS_PER_BANK)
+    pad_notes: list[int] | None
 
     @field_validator("pad_notes")
     @classmethod
-    def _notes(cls, value: list[int]) -> list[int]:
+    def _notes(cls, value: list[int] | None) -> list[int] | None:
+        if value is None:
+            return None
         if len(value) != len(BANKS) * PADS_PER_BANK:
             raise ValueError(f"64 pads (A01 to D16), got {len(value)}")
         if any(not 0 <= n <= 127 for n in value) or len(set(value)) != len(value):
@@ -74,10 +77,13 @@ class PadTable(Contract):
         ordered = sorted(set(gm_notes), key=lambda n: (rank.get(n, len(rank)), n))
         return [(pad_name(i), note) for i, note in enumerate(ordered[: len(BANKS) * 16])]
 
-    def note_for_pad(self, pad: str, map_name: str | None = None) -> int:
-        """The note `pad` ("A01") answers to in a layout (the default one if none is named)."""
-        bank, number = BANKS.index(pad[0]), int(pad[1:]) - 1
-        return self.maps[map_name or self.default_map].pad_notes[bank * PADS_PER_BANK + number]
+    def note_for_pad(self, pad: str, gm_note: int, map_name: str | None = None) -> int:
+        """The note the drum `gm_note` on `pad` ("A01") is played with in a layout (the
+        default one if none is named): the pad's own note, or `gm_note` for General MIDI."""
+        notes = self.maps[map_name or self.default_map].pad_notes
+        if notes is None:
+            return gm_note
+        return notes[BANKS.index(pad[0]) * PADS_PER_BANK + int(pad[1:]) - 1]
 
 
 def pad_name(index: int) -> str:

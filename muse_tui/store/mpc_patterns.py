@@ -49,17 +49,23 @@ class Pad:
     note: int  # what the pad answers to in the MPC layout
 
 
-def drum_pads(song: SongState) -> list[Pad]:
-    """The kit's voices on pads: every drum note the song's drum tracks play, in pad order."""
+def drum_pads(song: SongState, drum_map: str | None = None) -> list[Pad]:
+    """The kit's voices on pads: every drum note the song's drum tracks play, in pad order,
+    each with the note it plays in `drum_map` (`skills/mpc/pads.json`; None: its default)."""
     table = pad_table()
     used = {n.pitch for t in song.tracks if t.is_drums for r in t.regions for n in r.notes}
-    return [Pad(pad, gm, drum_name(gm), table.note_for_pad(pad)) for pad, gm in table.layout(used)]
+    return [
+        Pad(pad, gm, drum_name(gm), table.note_for_pad(pad, gm, drum_map))
+        for pad, gm in table.layout(used)
+    ]
 
 
-def pattern_files(song: SongState) -> list[tuple[str, bytes, str]]:
-    """(path, bytes, description) of a pattern for each track in each section it plays in."""
+def pattern_files(song: SongState, drum_map: str | None = None) -> list[tuple[str, bytes, str]]:
+    """(path, bytes, description) of a pattern for each track in each section it plays in;
+    the drums in `drum_map`."""
     sections = song.arrangement.sections if song.arrangement else []
-    pads = {p.gm_note: p.note for p in drum_pads(song)}
+    pads = {p.gm_note: p.note for p in drum_pads(song, drum_map)}
+    layout = pad_table().maps[drum_map or pad_table().default_map].label
     files: list[tuple[str, bytes, str]] = []
     used: set[str] = set()
     for track in song.tracks:
@@ -72,7 +78,7 @@ def pattern_files(song: SongState) -> list[tuple[str, bytes, str]]:
                 continue
             name = _file_name(number, section.name, track, used)
             data = _pattern(inside, start, pads if track.is_drums else None)
-            on = "on MPC pads" if track.is_drums else "notes as played"
+            on = f"drums for {layout}" if track.is_drums else "notes as played"
             described = f"{track.name} ({track.role}) in {section.name}, an MPC pattern ({on})"
             files.append((name, data, described))
     return files

@@ -60,6 +60,8 @@ class SessionSheet:
     patterns_dir: str | None = None
     #: (pad, drum, General MIDI note, note on the MPC pad) for each voice of the kit.
     pads: list[tuple[str, str, int, int]] = field(default_factory=list)
+    #: The pad layout the drum patterns play ("MPC pads (legacy layout)").
+    pad_layout: str = ""
 
 
 def producer_notes(sheet: SessionSheet) -> str:
@@ -210,8 +212,8 @@ def _quick_start(sheet: SessionSheet) -> list[str]:
         steps.append(
             f"To build the song from patterns instead, load the files of `{sheet.patterns_dir}/`"
             " onto their tracks from the browser (one per track and section, numbered in song"
-            " order). The drum patterns play MPC pads, not General MIDI: put each sound on the"
-            " pad the table below names (a stock kit's pads follow the same note layout)."
+            " order). Put each drum sound on the pad the table below names: the drum patterns"
+            " play those pads."
         )
     return [f"{n}. {step}" for n, step in enumerate(steps, start=1)]
 
@@ -223,8 +225,9 @@ def _pad_table(sheet: SessionSheet) -> list[str]:
     return [
         "## Drum Pads",
         "",
-        "Where each drum goes on an MPC drum program, as the drum patterns play it. "
-        "`midi/full-arrangement.mid` keeps General MIDI notes for other DAWs.",
+        f"Where each drum goes on an MPC drum program, as the drum patterns play it "
+        f"({_line(sheet.pad_layout)}; change it with `drum_map` in the settings or "
+        "`compose --drum-map`). The MIDI files keep General MIDI notes for other DAWs.",
         "",
         *_table(["On pad", "Drum", "General MIDI note", "MPC note"], rows),
         "",

@@ -27,6 +27,7 @@ from muse_tui.contracts import (
     SoundsOutput,
 )
 from muse_tui.knowledge.instruments import instrument_table
+from muse_tui.knowledge.mpc import pad_table
 from muse_tui.store.atomic import current_size, remove_file, remove_temp_files, write_atomic
 from muse_tui.store.checkpoint import STATE_DIR, pipeline_path, song_path, write_checkpoint
 from muse_tui.store.manifest import (
@@ -123,9 +124,9 @@ def _write_session(
     if not song.tracks:
         midi = []
     elif midi_written:
-        midi = midi_entries(session_dir, song)
+        midi = midi_entries(session_dir, song, pipeline.config.drum_map)
     else:
-        midi = write_song_midi(session_dir, song)
+        midi = write_song_midi(session_dir, song, drum_map=pipeline.config.drum_map)
     remove_stale_song_files(session_dir, midi)
     files += midi
 
@@ -172,6 +173,7 @@ def session_sheet(
 ) -> SessionSheet:
     """What the notes say about this session, gathered from the pipeline."""
     song = pipeline.song_state
+    drum_map = pipeline.config.drum_map
     names = midi_file_names(song.tracks)
     by_track = {p.track_id: p.preset for p in presets}
     patterns = [p for p, _ in files if p.startswith(f"{PATTERN_DIR}/")]
@@ -219,7 +221,8 @@ def session_sheet(
         full_arrangement=f"{MIDI_DIR}/{FULL_ARRANGEMENT}.mid" if song.tracks else None,
         progression_file=PROGRESSION_FILE if song.progression else None,
         patterns_dir=PATTERN_DIR if patterns else None,
-        pads=[(p.pad, p.name, p.gm_note, p.note) for p in drum_pads(song)],
+        pads=[(p.pad, p.name, p.gm_note, p.note) for p in drum_pads(song, drum_map)],
+        pad_layout=pad_table().maps[drum_map].label,
     )
 
 

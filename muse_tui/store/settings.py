@@ -57,6 +57,7 @@ class Settings:
     default_tracks: list[TrackRole] = field(default_factory=lambda: list(DEFAULT_TRACKS))
     keymap: dict[str, str] = field(default_factory=dict)  # binding id → keys
     last_session: str | None = None  # the session folder the studio last showed: it reopens
+    drum_map: str = "mpc"  # the pad layout of the MPC drum patterns (skills/mpc/pads.json)
 
     def __post_init__(self) -> None:
         for key in SETTING_KEYS:
@@ -106,6 +107,15 @@ def _keymap(value: object) -> str | None:
     return 'must map binding ids to keys, e.g. "audition.play" = "p"'
 
 
+#: The pad layouts `skills/mpc/pads.json` describes (named here: settings load before any
+#: skill table, on the studio's way to its first frame).
+DRUM_MAPS = ("mpc", "chromatic", "gm")
+
+
+def _drum_map(value: object) -> str | None:
+    return None if value in DRUM_MAPS else "one of " + ", ".join(DRUM_MAPS)
+
+
 #: Each key's check: None when the value will do, else what the key takes.
 _CHECKS: dict[str, Callable[[object], str | None]] = {
     "midi_port": _optional_text,
@@ -116,6 +126,7 @@ _CHECKS: dict[str, Callable[[object], str | None]] = {
     "default_tracks": _roles,
     "keymap": _keymap,
     "last_session": _optional_text,
+    "drum_map": _drum_map,
 }
 SETTING_KEYS = tuple(f.name for f in fields(Settings))
 DEFAULTS = Settings()

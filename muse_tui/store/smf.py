@@ -92,7 +92,12 @@ def midi_file_names(tracks: list[Track]) -> dict[str, str]:
 
 
 def write_song_midi(
-    session_dir: Path, song: SongState, *, arranged: bool = False, durable: bool = True
+    session_dir: Path,
+    song: SongState,
+    *,
+    arranged: bool = False,
+    durable: bool = True,
+    drum_map: str | None = None,
 ) -> list[ManifestFile]:
     """Write `midi/full-arrangement.mid`, a file per track and the MPC patterns of each track
     in each section (`mpc/`); arrange first unless `arranged`.
@@ -100,7 +105,8 @@ def write_song_midi(
     Each track is encoded once: the per-track files reuse the same bytes as the full file.
     The patterns are cut from the same arranged song, so they play what the MIDI plays.
     The manifest entries take the sizes just written rather than asking the disk again.
-    `durable=False` leaves the fsyncs to the caller (`store.atomic.sync_files`).
+    `durable=False` leaves the fsyncs to the caller (`store.atomic.sync_files`). The drum
+    patterns play `drum_map` (`skills/mpc/pads.json`); the MIDI files keep General MIDI.
     """
     playable = song if arranged else arrange_for_playback(song)
     end = song_end_tick(playable, PPQ)
@@ -112,7 +118,7 @@ def write_song_midi(
         (relative, "midi", description)
         for relative, description in _descriptions(playable, midi_file_names(playable.tracks))
     ]
-    for relative, data, description in pattern_files(playable):
+    for relative, data, description in pattern_files(playable, drum_map):
         described.append((relative, "pattern", description))
         contents.append(data)
     sizes = write_atomic_files(
@@ -133,7 +139,9 @@ def _smf(chunks: list[bytes]) -> bytes:
     return b"MThd" + struct.pack(">Lhhh", 6, 1, len(chunks), PPQ) + b"".join(chunks)
 
 
-def midi_entries(session_dir: Path, song: SongState) -> list[ManifestFile]:
+def midi_entries(
+    session_dir: Path, song: SongState, drum_map: str | None = None
+) -> list[ManifestFile]:
     """Manifest entries for the files `write_song_midi` wrote for this (arranged) song."""
     entries = [
         _written(session_dir, relative, description)
@@ -141,7 +149,7 @@ def midi_entries(session_dir: Path, song: SongState) -> list[ManifestFile]:
     ]
     entries += [
         _written(session_dir, relative, description, "pattern")
-        for relative, _, description in pattern_files(song)
+        for relative, _, description in pattern_files(song, drum_map)
     ]
     return entries
 

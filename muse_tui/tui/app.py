@@ -182,6 +182,7 @@ class StudioApp(KeysInOrder):
         return PipelineConfig(
             approval_gates=list(self.settings.approval_gates),
             enable_playback=self.audition.player is not None,
+            drum_map=self.settings.drum_map,
         )
 
     def next_seed(self) -> int:

@@ -9,11 +9,14 @@ from pathlib import Path
 
 import mido
 import pytest
+from click.testing import CliRunner
 
-from muse_tui.contracts import ComposerPipeline, SongState
+from muse_tui.cli import main
+from muse_tui.contracts import ComposerPipeline, PipelineConfig, SongState
 from muse_tui.knowledge.mpc import pad_table
 from muse_tui.store.manifest import read_manifest
 from muse_tui.store.session_writer import write_session
+from muse_tui.store.settings import DRUM_MAPS, Settings, SettingsInvalid, save_settings
 from tests.io.songs import build_song, pipeline_for, presets_for, three_sections
 
 SESSION = "session-20261128-mpc001"
@@ -40,9 +43,10 @@ MPC_BANK_A = {
 SET_UP_KEYS = {"type", "time", "len", "1", "2", "3", "mod", "modVal"}
 
 
-def _write(tmp_path: Path, song: SongState | None = None) -> Path:
+def _write(tmp_path: Path, song: SongState | None = None, drum_map: str = "mpc") -> Path:
     song = song or build_song(arrangement=three_sections())
     pipeline: ComposerPipeline = pipeline_for(song, session_id=SESSION)
+    pipeline = pipeline.model_copy(update={"config": PipelineConfig(drum_map=drum_map)})
     folder = tmp_path / SESSION
     write_session(folder, pipeline, presets=presets_for(song))
     return folder
@@ -58,15 +62,15 @@ def _events(path: Path) -> list[dict[str, float]]:
     return events[3:]
 
 
-def _pads(folder: Path) -> dict[str, tuple[int, int]]:
-    """Drum name → (General MIDI note, MPC pad note), from the producer notes' pad table."""
+def _pads(folder: Path, *, check_bank_a: bool = True) -> dict[str, tuple[str, int]]:
+    """Drum name → (pad, note the patterns play it with), from the producer notes' table."""
     notes = (folder / "notes" / "producer-notes.md").read_text()
     rows = re.findall(r"^\| ([A-D]\d\d) \| ([^|]+) \| (\d+) \| (\d+) \|$", notes, re.MULTILINE)
     assert rows, "the producer notes list the pads"
     for pad, _, _, note in rows:
-        if pad in MPC_BANK_A:
+        if check_bank_a and pad in MPC_BANK_A:
             assert int(note) == MPC_BANK_A[pad], f"{pad} answers to {MPC_BANK_A[pad]} on an MPC"
-    return {name: (int(gm), int(note)) for _, name, gm, note in rows}
+    return {name: (pad, int(note)) for pad, name, _, note in rows}
 
 
 def _section_notes(midi_path: Path, start_beat: float, end_beat: float) -> list[tuple[int, ...]]:
@@ -92,7 +96,8 @@ def _section_notes(midi_path: Path, start_beat: float, end_beat: float) -> list[
 def test_every_pattern_plays_what_its_tracks_midi_plays_in_that_section(tmp_path: Path) -> None:
     folder = _write(tmp_path)
     song = SongState.from_json((folder / "state" / "song-state.json").read_bytes())
-    pads = {gm: note for gm, note in _pads(folder).values()}
+    gm_notes = {"Kick": 36, "Snare": 38, "Closed Hat": 42, "Open Hat": 46, "Clap": 39}
+    pads = {gm_notes[name]: note for name, (_, note) in _pads(folder).items()}
     assert song.arrangement is not None
     checked = 0
     for number, section in enumerate(song.arrangement.sections, start=1):
@@ -113,18 +118,29 @@ def test_every_pattern_plays_what_its_tracks_midi_plays_in_that_section(tmp_path
     assert checked == 9
 
 
+#: Where a kit laid out as producers do it (kick, snare, hats on A01–A03) plays, per layout:
+#: the MPC's legacy notes, Chromatic C1 (A01 = 36 upward), or General MIDI unchanged.
+PADS_PER_LAYOUT = {
+    "mpc": {"Kick": ("A01", 37), "Snare": ("A02", 36), "Closed Hat": ("A03", 42)},
+    "chromatic": {"Kick": ("A01", 36), "Snare": ("A02", 37), "Closed Hat": ("A03", 38)},
+    "gm": {"Kick": ("A01", 36), "Snare": ("A02", 38), "Closed Hat": ("A03", 42)},
+}
+
+
 @pytest.mark.parametrize(
-    ("drum", "pad"),
-    [("Kick", "A01"), ("Snare", "A02"), ("Closed Hat", "A03")],
+    ("layout", "drum"),
+    [(layout, drum) for layout, drums in PADS_PER_LAYOUT.items() for drum in drums],
 )
-def test_the_drums_land_on_the_pads_the_notes_name(tmp_path: Path, drum: str, pad: str) -> None:
-    """A kit laid out as producers do (kick, snare, hats on A01–A03), each on its MPC note."""
-    folder = _write(tmp_path)
-    gm, note = _pads(folder)[drum]
-    assert note == MPC_BANK_A[pad]
+def test_the_drums_land_on_the_pads_the_notes_name(tmp_path: Path, layout: str, drum: str) -> None:
+    folder = _write(tmp_path, drum_map=layout)
+    pad, note = PADS_PER_LAYOUT[layout][drum]
+    rows = _pads(folder, check_bank_a=layout == "mpc")
+    assert rows[drum] == (pad, note)
     hits = [e for e in _events(folder / "mpc" / "03-chorus-drums.mpcpattern") if e["1"] == note]
-    assert hits, f"the chorus plays the {drum.lower()} on {pad} (note {note}, GM {gm})"
-    assert pad_table().note_for_pad(pad) == note
+    assert hits, f"the chorus plays the {drum.lower()} on {pad} (note {note})"
+    gm = {"Kick": 36, "Snare": 38, "Closed Hat": 42}[drum]
+    midi = _section_notes(folder / "midi" / "drums.mid", 48.0, 80.0)
+    assert any(n == gm for _, _, n, _ in midi), "the MIDI file keeps General MIDI"
 
 
 def test_a_track_gone_from_a_section_takes_its_pattern_with_it(tmp_path: Path) -> None:
@@ -149,3 +165,37 @@ def test_a_second_track_of_a_role_gets_its_own_pattern(tmp_path: Path) -> None:
     folder = _write(tmp_path, song.model_copy(update={"tracks": [*song.tracks, twin]}))
     assert (folder / "mpc" / "03-chorus-lead.mpcpattern").exists()
     assert (folder / "mpc" / "03-chorus-lead-2.mpcpattern").exists()
+
+
+def test_the_layout_names_the_settings_take_are_the_skill_files(tmp_path: Path) -> None:
+    assert sorted(pad_table().maps) == sorted(DRUM_MAPS)
+    with pytest.raises(SettingsInvalid, match=r"drum_map.*mpc, chromatic, gm"):
+        Settings(drum_map="akai")
+
+
+@pytest.mark.slow
+def test_compose_takes_the_layout_from_the_flag_and_else_from_the_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MUSE_SESSIONS_DIR", str(tmp_path / "sessions"))
+    monkeypatch.setenv("MUSE_CONFIG_DIR", str(tmp_path / "config"))
+    save_settings(Settings(drum_map="chromatic"))
+    kicks = {}
+    for flag in ([], ["--drum-map", "gm"]):
+        args = ["compose", "boom bap, 90, key of Dm", "--yes", "--bars", "8", *flag]
+        done = CliRunner().invoke(main, args)
+        assert done.exit_code == 0, done.output
+        (session,) = [p for p in (tmp_path / "sessions").iterdir() if p.name not in kicks]
+        rows = _pads(session, check_bank_a=False)
+        kicks[session.name] = rows["Kick"]
+        drums = sorted((session / "mpc").glob("*-drums.mpcpattern"))
+        assert drums and all(
+            any(e["1"] == rows["Kick"][1] for e in _events(path)) for path in drums[-1:]
+        )
+    assert sorted(kicks.values()) == [("A01", 36), ("A01", 36)]  # C1 from the settings; GM 36
+    layouts = [
+        (tmp_path / "sessions" / name / "notes" / "producer-notes.md").read_text()
+        for name in sorted(kicks)
+    ]
+    assert sum("Chromatic C1" in text for text in layouts) == 1
+    assert sum("General MIDI;" in text for text in layouts) == 1
