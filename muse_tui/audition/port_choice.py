@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from muse_tui.audition.ports import (
     SCANNER,
+    VIRTUAL_PORT_NAME,
     OutputPort,
     PortError,
     PortScanner,
@@ -36,6 +37,20 @@ def remember_port(name: str | None) -> str | None:
     return None
 
 
+def names_the_virtual_port(query: str) -> bool:
+    """`--port muse-studio` asks for the virtual port this program makes, which no listing
+    shows until it is made."""
+    return query.strip().lower() == VIRTUAL_PORT_NAME
+
+
+def _forget_the_chosen_port() -> list[str]:
+    """The virtual port is what plays when none is chosen: choosing it forgets the choice."""
+    if configured_port() is None:
+        return []
+    notice = remember_port(None)
+    return [notice] if notice else []
+
+
 def open_configured_output(
     query: str | None = None, *, scanner: PortScanner | None = None
 ) -> tuple[RtMidiOutput, list[str]]:
@@ -45,6 +60,9 @@ def open_configured_output(
     a setting that could not be saved). Raises PortError when nothing can be opened.
     """
     notices: list[str] = []
+    if query is not None and names_the_virtual_port(query):
+        notices.extend(_forget_the_chosen_port())
+        return open_virtual_output(), notices
     if query is not None:
         port = open_output(query, scanner=scanner)
         if port.name != configured_port():
@@ -75,6 +93,8 @@ def choose_output(
     """
     scanner = SCANNER if scanner is None else scanner
     notices: list[str] = []
+    if query is not None and names_the_virtual_port(query):
+        return open_virtual_output, _forget_the_chosen_port()
     if query is not None:
         try:
             port = match_port(query, scanner.ports())

@@ -29,23 +29,29 @@ def ports(as_json: bool) -> None:
     except PortError as exc:
         fail(str(exc))
     chosen = configured_port()
+    # Ours, made when playing: listed so `--port muse-studio` is found where it is read.
+    ours = not any(p.name.split(":")[0] == VIRTUAL_PORT_NAME for p in found)
     if as_json:
         rows = [
             {"name": p.name, "backend": p.backend, "configured": p.name == chosen} for p in found
         ]
+        if ours and usable:
+            virtual = {"name": VIRTUAL_PORT_NAME, "backend": "virtual", "configured": not chosen}
+            rows.append(virtual)
         click.echo(json.dumps({"ports": rows, "configured": chosen}, indent=2))
         return
     if not usable:
         fail(no_midi_system())
-    if not found:
-        click.echo("No MIDI outputs yet (nothing is listening).")
     for port in found:
         mark = "*" if port.name == chosen else " "
         click.echo(f"{mark} {port.name}  [{port.backend}]")
+    if ours:
+        mark = "*" if chosen is None else " "
+        click.echo(f"{mark} {VIRTUAL_PORT_NAME}  [virtual: made when playing]")
     if chosen is None:
         click.echo(
-            f"\nNo output chosen: `muse-studio play` creates a virtual port {VIRTUAL_PORT_NAME!r} "
-            "for MPC Beats to listen to, or pick one above with `--port NAME`."
+            f"\nNo output chosen: `muse-studio play` makes the virtual port {VIRTUAL_PORT_NAME!r} "
+            "for MPC Beats to listen to, or pick another with `--port NAME`."
         )
     elif chosen not in {p.name for p in found}:
         click.echo(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 from pathlib import Path
@@ -14,7 +15,7 @@ from click.testing import CliRunner
 from muse_tui.cli.audition_commands import play, ports
 from muse_tui.contracts import SongState
 from muse_tui.store.settings import Settings, load_settings, save_settings
-from tests.audition.fakes import note_balance
+from tests.audition.fakes import note_balance, wait_until
 from tests.audition.hangs import PYTHON, as_from_a_terminal, communicate_or_explain
 from tests.audition.songs import groove
 from tests.midi_ports import Loopback
@@ -82,6 +83,56 @@ def test_ports_lists_outputs_and_marks_the_chosen_one(loopback: Loopback) -> Non
         "backend": listed["ports"][0]["backend"],
         "configured": True,
     } in listed["ports"]
+
+
+@pytest.mark.ports
+def test_ports_lists_the_virtual_port_play_makes(loopback: Loopback) -> None:
+    done = CliRunner().invoke(ports, [])
+    assert done.exit_code == 0, done.output
+    assert "* muse-studio  [virtual: made when playing]" in done.output, "ours, and the one used"
+    listed = json.loads(CliRunner().invoke(ports, ["--json"]).output)["ports"]
+    assert {"name": "muse-studio", "backend": "virtual", "configured": True} in listed
+
+
+def _jack_ports() -> set[str]:
+    done = subprocess.run(["jack_lsp"], capture_output=True, text=True, timeout=10)
+    return set(done.stdout.split())
+
+
+@pytest.mark.ports
+def test_port_muse_studio_plays_through_the_virtual_port_and_forgets_the_choice(
+    isolated: Path, loopback: Loopback
+) -> None:
+    if loopback.system.name != "JACK":
+        pytest.skip("finding the new virtual port by name is written for JACK")
+    save_settings(Settings(midi_port=loopback.port_name))
+    folder = write_session(isolated, groove(bars=2, tempo=400))
+    before = _jack_ports()
+    command = "from muse_tui.cli.audition_commands import play; play()"
+    child = subprocess.Popen(
+        [*PYTHON, "-c", command, str(folder), "--loop", "--port", "muse-studio"],
+        cwd=ROOT,
+        env=os.environ.copy(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=as_from_a_terminal,
+    )
+    try:
+        ours = re.compile(r"^muse-studio(-\d+)?:muse-studio$")
+        assert wait_until(lambda: any(ours.match(p) for p in _jack_ports() - before), timeout=30)
+        (made,) = [p for p in _jack_ports() - before if ours.match(p)]
+        loopback.connect_from(made)
+        assert wait_until(lambda: len(loopback.received) >= 8, timeout=10), "its notes arrive"
+    finally:
+        os.killpg(child.pid, signal.SIGINT)
+        out, err = communicate_or_explain(child, timeout=30, group=True)
+    assert child.returncode == 130, err
+    assert "virtual output" in out
+    sounding, _ = note_balance(received_bytes(loopback))  # joined mid-bar: early offs are orphans
+    assert sounding == {}, "nothing left sounding"
+    assert load_settings()[0].midi_port is None, "the virtual port is the default again"
 
 
 @pytest.mark.ports
