@@ -19,7 +19,7 @@ from .shape import Answer
 from .song import _named_tracks
 
 _TEMPO = re.compile(r"\b(tempo|bpm|fast|slow|speed|quick)\b")
-_KEY = re.compile(r"\b(key|major|minor|mode|scale)\b|\b[a-g][#b]?m\b")
+_KEY = re.compile(r"\b(key|major|minor|mode|scale)\b")
 _NAMED_KEY = re.compile(r"\b([a-g][#b]?) (major|minor)\b")
 _REGISTER = re.compile(r"\b(low|lower|high|higher|deep|register|range|octave)\b")
 _MISSING = re.compile(
