@@ -335,6 +335,19 @@ class PipelineIntent(Contract):
         return [a for a in self.ambiguities if a.severity == "blocking"]
 
 
+class Reason(Contract):
+    """One choice composing made and why: the prompt's word, or the skill rule that chose it.
+
+    `topic` is what was chosen (`key`, `tempo`, `band`, `register:ROLE`); `rule` names the
+    skill file and field (with the value it held) when the prompt did not say it.
+    """
+
+    topic: str = Field(min_length=1)
+    choice: str
+    because: str = Field(min_length=1)
+    rule: str = Field(default="", exclude_if=lambda v: not v)
+
+
 class IntentDecompositionResult(Contract):
     """S1's answer: the intent, whether it can run as is, and what was guessed."""
 
@@ -342,3 +355,5 @@ class IntentDecompositionResult(Contract):
     ready_to_execute: bool
     summary: str
     inferred_fields: list[str] = Field(default_factory=list)
+    #: Why the key, the tempo and the band are what they are (the decision record of S1).
+    reasons: list[Reason] = Field(default_factory=list, exclude_if=lambda v: not v)

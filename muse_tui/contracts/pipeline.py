@@ -8,7 +8,7 @@ from pydantic import Field
 
 from muse_tui.contracts.alternatives import AlternativeSet
 from muse_tui.contracts.base import SCHEMA_VERSION, Contract, SessionId, Uuid
-from muse_tui.contracts.intent import PipelineIntent
+from muse_tui.contracts.intent import PipelineIntent, Reason
 from muse_tui.contracts.manifest import SessionManifest
 from muse_tui.contracts.song import (
     Arrangement,
@@ -97,6 +97,9 @@ class PatternSummary(Contract):
     lowest_pitch: int | None = Field(default=None, ge=0, le=127)
     highest_pitch: int | None = Field(default=None, ge=0, le=127)
     style: str = ""
+    #: The register the part was written in, and the skill rule that set it (S4's record).
+    written_range: tuple[int, int] | None = Field(default=None, exclude_if=lambda v: v is None)
+    range_rule: str = Field(default="", exclude_if=lambda v: not v)
 
 
 class TrackGenerationResult(Contract):
@@ -123,6 +126,8 @@ class PresetAssignment(Contract):
 class IntentOutput(Contract):
     stage: Literal[1] = 1
     intent: PipelineIntent
+    #: S1's decision record: why the key, tempo and band (`compose.intent.reasons`).
+    reasons: list[Reason] = Field(default_factory=list, exclude_if=lambda v: not v)
 
 
 class HarmonyOutput(Contract):

@@ -17,7 +17,13 @@ from muse_tui.compose.harmony import ProgressionError, describe_progression
 from muse_tui.compose.intent import decompose
 from muse_tui.compose.intent.structured import StructuredPromptError, merged_effects
 from muse_tui.compose.iteration.section_edits import whole_song
-from muse_tui.compose.parts import PART_DEPENDENCIES, choose_tracks, summarize_part, write_part
+from muse_tui.compose.parts import (
+    PART_DEPENDENCIES,
+    choose_tracks,
+    summarize_part,
+    with_register,
+    write_part,
+)
 from muse_tui.compose.section_harmony import song_progression
 from muse_tui.compose.seeding import derive_rng
 from muse_tui.compose.sounds import apply_sounds, assign_sounds
@@ -118,7 +124,7 @@ def intent_stage(song: SongState, ctx: StageContext) -> StageResult:
             **_time_of(intent),
         }
     )
-    return StageResult(IntentOutput(intent=intent), new, result.summary)
+    return StageResult(IntentOutput(intent=intent, reasons=result.reasons), new, result.summary)
 
 
 def _time_of(intent: PipelineIntent) -> dict[str, object]:
@@ -223,7 +229,9 @@ def plan_parts(song: SongState, ctx: StageContext) -> PartsPlan:
 def finish_parts(song: SongState, ctx: StageContext, tracks: list[Track]) -> StageResult:
     results = [
         TrackGenerationResult(
-            track_id=t.id, role=t.role, pattern=summarize_part(t, song.beats_per_bar)
+            track_id=t.id,
+            role=t.role,
+            pattern=with_register(summarize_part(t, song.beats_per_bar), t.role, ctx.intent),
         )
         for t in tracks
     ]

@@ -44,6 +44,10 @@ def synced_stages(pipeline: ComposerPipeline, song: SongState, text: str) -> dic
                 continue
             pattern = summarize_part(track, song.beats_per_bar)
             fresh = TrackGenerationResult(track_id=track.id, role=track.role, pattern=pattern)
+            if old is not None:  # the register S4 chose and why stays its record
+                chosen = old.pattern
+                kept = {"written_range": chosen.written_range, "range_rule": chosen.range_rule}
+                pattern = pattern.model_copy(update=kept)
             results.append(old.model_copy(update={"pattern": pattern}) if old else fresh)
         with_output(4, PartsOutput(tracks=results))
     out5 = stages[5].output if 5 in stages else None

@@ -30,7 +30,7 @@ Operation = Literal[
     "harder", "softer_hits", "hat_rolls", "slides", "half_time", "double_time", "fills", "build",
     "tacet", "more_energy", "less_energy", "sevenths", "jazzier", "sadder", "happier",
     "add_track", "remove_track", "swap_instrument", "expression", "octave_up", "octave_down",
-    "longer_notes", "shorter_notes",
+    "longer_notes", "shorter_notes", "faster_changes", "slower_changes",
 ]  # fmt: skip
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from muse_tui.contracts import ComposerPipeline
 from muse_tui.knowledge.questions import question_table
 
-from . import placed, theory
+from . import advice, placed, theory, why
 from . import song as song_answers
 from .shape import Answer
 
@@ -24,7 +24,8 @@ __all__ = ["Answer", "answer", "topic_of"]
 WHAT_I_ANSWER = (
     "I can answer questions about this song's key (and any key change), chords, tempo and "
     "meter, length, sections, what happens in a bar, where a part plays or rests, who has the "
-    "melody, the tracks, a track's instrument, sound and effects, and loading it into MPC "
+    "melody, the tracks, a track's instrument, sound and effects, why it has its key, tempo, "
+    "parts and registers, how to mix and what to sample for it, and loading it into MPC "
     "Beats; and theory such as 'notes in Cmaj9' or 'what is a ii-V in Eb'."
 )
 
@@ -98,6 +99,9 @@ def _song_answer(
         "length": placed.length,
         "instrument": placed.instrument,
         "count": placed.count,
+        "why": why.why,
+        "mix_advice": advice.mix,
+        "sample_advice": advice.sample,
     }
     if name in by_line:
         return by_line[name](pipeline, said)

@@ -17,6 +17,7 @@ from muse_tui.compose.intent.enrich import (
 from muse_tui.compose.intent.expression_words import from_phrases, requested_in
 from muse_tui.compose.intent.extract import PromptReading, read_prompt
 from muse_tui.compose.intent.meter import read_meter
+from muse_tui.compose.intent.reasons import reasons_for
 from muse_tui.compose.intent.structured import StructuredPrompt, parse_structured, settle
 from muse_tui.compose.intent.tempo import TempoChoice, TempoSource, choose_tempo, genre_words
 from muse_tui.compose.intent.text import readable
@@ -66,6 +67,7 @@ def decompose(
             ),
             structured,
         )
+        settled = settled.model_copy(update={"reasons": reasons_for(settled.intent, lexicon)})
         return _with_the_rest(settled, prompt, structured)
     artists = artist_table(root)
     reading = read_prompt(prompt, lexicon, artists)
@@ -161,6 +163,7 @@ def decompose(
         if blocking
         else _summary(intent, dna, tempo.analysis, key, moods_inferred, [length_note, unread_note]),
         inferred_fields=[name for name in INFERABLE if guessed[name]],
+        reasons=reasons_for(intent, lexicon),
     )
 
 

@@ -10,6 +10,7 @@ from muse_tui.compose.requests import Edit
 from . import (
     chord_edits,
     expression_edits,
+    harmonic_rhythm,
     mix_edits,
     part_edits,
     placed_harmony,
@@ -26,6 +27,7 @@ FAMILIES = (
     scoped_edits,
     structure_edits,
     placed_harmony,
+    harmonic_rhythm,
     chord_edits,
     sound_edits,
     part_edits,
@@ -33,6 +35,7 @@ FAMILIES = (
     track_edits,
     mix_edits,
     expression_edits,
+    harmonic_rhythm,
 )
 R = TypeVar("R", bound=Revision)
 

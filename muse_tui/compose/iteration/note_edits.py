@@ -27,6 +27,8 @@ THIN_SHARE = 0.3  # a "simpler" removes about this share of what can go, per ste
 GHOST_VELOCITY = (22, 38)
 GHOST_CEILING = 45  # notes this soft on a snare (or a short bass note) count as ghosts
 TICK = 1 / 960
+#: A busier line that gained less than this share of notes already moved in 8ths.
+FULL_LINE = 1.1
 
 
 @dataclass(frozen=True)
@@ -66,8 +68,18 @@ def filled(region: Region, steps: int, groove: Groove, role: str) -> Region:
         if len(notes) == len(region.notes):  # every 8th has its hat already: fill the 16ths
             notes = _with_hats(region, steps + 1, groove)
         return region.model_copy(update={"notes": notes})
-    onsets = _onsets(sorted(region.notes, key=lambda n: (n.start_beat, n.pitch)))
     gap_needed = 1.0 if steps == 1 else 0.5
+    notes = _echoed(region, gap_needed, groove)
+    if (
+        steps == 1 and len(notes) < len(region.notes) * FULL_LINE
+    ):  # every gap a beat long is filled: the half-beat ones
+        notes = _echoed(region, 0.5, groove)
+    return region.model_copy(update={"notes": notes})
+
+
+def _echoed(region: Region, gap_needed: float, groove: Groove) -> list[Note]:
+    """Each onset echoed halfway into the gap after it (on the 8th grid) where the gap is long."""
+    onsets = _onsets(sorted(region.notes, key=lambda n: (n.start_beat, n.pitch)))
     notes: list[Note] = []
     for i, onset in enumerate(onsets):
         after = onsets[i + 1][0].start_beat if i + 1 < len(onsets) else region.length_beats
@@ -90,7 +102,7 @@ def filled(region: Region, steps: int, groove: Groove, role: str) -> Region:
                     }
                 )
             )
-    return region.model_copy(update={"notes": sorted(notes, key=lambda n: (n.start_beat, n.pitch))})
+    return sorted(notes, key=lambda n: (n.start_beat, n.pitch))
 
 
 def with_ghost_notes(region: Region, groove: Groove, role: str, rng: random.Random) -> Region:

@@ -15,6 +15,7 @@ from muse_tui.compose.requests import Edit
 from muse_tui.compose.seeding import derive_rng
 from muse_tui.contracts import PipelineIntent, Region, Section, SongState, StandingEdit, Take
 from muse_tui.knowledge.rhythm import rhythm_table
+from muse_tui.knowledge.swing import swing_table, swung
 
 from .groove_edits import (
     accented,
@@ -32,15 +33,13 @@ from .scoped_edits import scoped_region
 from .section_edits import check_section
 from .takes import ALL_PARTS, intent_for_take, standing_edits, take_of, with_standing_edit
 
-SWING_STEP = 6.0  # MPC swing percent per "more swing"
-SWING_LIMITS = (50.0, 75.0)  # straight to the MPC's heaviest swing
 PART_EDITS = {
     "simpler": ("density", -1.0),
     "busier": ("density", 1.0),
     "ghost_notes": ("ghost_notes", 1.0),
     "no_ghost_notes": ("ghost_notes", -1.0),
-    "more_swing": ("swing", SWING_STEP),
-    "less_swing": ("swing", -SWING_STEP),
+    "more_swing": ("swing", 1.0),  # steps of `skills/rhythm/swing.json`
+    "less_swing": ("swing", -1.0),
     "harder": ("accent", 1.0),
     "softer_hits": ("accent", -1.0),
     "hat_rolls": ("hat_rolls", 1.0),
@@ -102,6 +101,8 @@ def apply(revision: Revision, edit: Edit) -> Revision:
         edit = Edit("tacet" if value > 0 else "unmute", edit.scope)
     else:
         kind, value = PART_EDITS[edit.operation]
+    if kind == "swing":
+        value *= swing_table().step  # kept in MPC swing percent
     song, scope = revision.song, edit.scope
     role = scope.role
     if role is None and kind in DEFAULT_ROLE:
@@ -201,8 +202,7 @@ def standing(
                 rng = derive_rng(seed, "ghost", role, section.start_bar)
                 region = with_ghost_notes(region, groove, role, rng)
         elif edit.kind == "swing":
-            low, high = SWING_LIMITS
-            target = max(low, min(high, groove.swing + edit.value))
+            target = swung(groove.swing, edit.value)
             region = reswung(region, groove.swing, target, groove.swing_unit)
         else:
             region = _grooved(region, edit.kind, edit.value, groove, role)

@@ -6,7 +6,7 @@ The engine calls `write_part` once per (track, section), concurrently; parts in
 
 from muse_tui.compose.parts.kit import allowed_voices
 from muse_tui.compose.parts.tracks import DEFAULT_ROLES, PART_DEPENDENCIES, choose_tracks
-from muse_tui.compose.parts.writer import groove_for, summarize_part, write_part
+from muse_tui.compose.parts.writer import groove_for, summarize_part, with_register, write_part
 
 __all__ = [
     "DEFAULT_ROLES",
@@ -15,5 +15,6 @@ __all__ = [
     "choose_tracks",
     "groove_for",
     "summarize_part",
+    "with_register",
     "write_part",
 ]

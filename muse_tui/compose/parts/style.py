@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from muse_tui.contracts import CreativityDials, Meter, PipelineIntent, Section, TrackRole
 from muse_tui.knowledge.rhythm import Density, FamilyRhythm, Groove, RhythmTable
-from muse_tui.knowledge.tracks import TrackLook
+from muse_tui.knowledge.tracks import TRACKS_FILE, TrackLook
 
 from ..dials import creativity_of
 from ..humanize import Feel
@@ -128,15 +130,7 @@ def loudness(energy: float) -> float:
 def track_look(role: TrackRole, style: Style, table: RhythmTable) -> TrackLook:
     """A role's name, GM program, colour and register for this style (later overrides win)."""
     look = table.tracks.roles[role]
-    for rule in table.tracks.overrides:
-        if rule.role != role:
-            continue
-        if rule.drum_family is not None and rule.drum_family != style.family:
-            continue
-        if rule.bass_style is not None and rule.bass_style != style.bass_style:
-            continue
-        if rule.chord_rhythm is not None and rule.chord_rhythm != style.chord_rhythm:
-            continue
+    for _, rule in _overrides(role, style, table):
         changes = {
             k: v
             for k, v in (
@@ -149,3 +143,36 @@ def track_look(role: TrackRole, style: Style, table: RhythmTable) -> TrackLook:
         }
         look = look.model_copy(update=changes)
     return look
+
+
+def _overrides(role: TrackRole, style: Style, table: RhythmTable) -> Iterator[tuple[int, Any]]:
+    """The `overrides` of tracks.json that apply to the role in this style, with their index."""
+    for index, rule in enumerate(table.tracks.overrides):
+        if rule.role != role:
+            continue
+        if rule.drum_family is not None and rule.drum_family != style.family:
+            continue
+        if rule.bass_style is not None and rule.bass_style != style.bass_style:
+            continue
+        if rule.chord_rhythm is not None and rule.chord_rhythm != style.chord_rhythm:
+            continue
+        yield index, rule
+
+
+def register_rule(role: TrackRole, style: Style, table: RhythmTable) -> str:
+    """Where the role's register in this style comes from: tracks.json's field that set it."""
+    where = f"skills/{TRACKS_FILE}"
+    ranged = [(i, r) for i, r in _overrides(role, style, table) if r.pitch_range is not None]
+    if not ranged:
+        return f"{where}: roles.{role}.pitchRange"
+    index, rule = ranged[-1]
+    said = ", ".join(
+        f"{name} {value}"
+        for name, value in (
+            ("drumFamily", rule.drum_family),
+            ("bassStyle", rule.bass_style),
+            ("chordRhythm", rule.chord_rhythm),
+        )
+        if value is not None
+    )
+    return f"{where}: overrides[{index}] ({role} with {said}).pitchRange"

@@ -15,6 +15,7 @@ from muse_tui.contracts import (
     Section,
     SongState,
     Track,
+    TrackRole,
     new_id,
 )
 from muse_tui.knowledge.rhythm import rhythm_table
@@ -30,7 +31,7 @@ from .development import develop_part
 from .drums import write_drums
 from .lead import write_lead
 from .percussion import write_percussion
-from .style import feel_for, resolve_style
+from .style import feel_for, register_rule, resolve_style, track_look
 
 Writer = Callable[[PartContext, random.Random, Region | None], PartDraft]
 WRITERS: dict[str, Writer] = {
@@ -114,6 +115,21 @@ def summarize_part(track: Track, beats_per_bar: float) -> PatternSummary:
         highest_pitch=max(pitches, default=None),
         style=f"{track.name}, {per_bar:.1f} notes a bar",
     )
+
+
+def with_register(
+    pattern: PatternSummary, role: TrackRole, intent: PipelineIntent | None
+) -> PatternSummary:
+    """The summary with the register the role is written in and the rule that set it."""
+    if intent is None:
+        return pattern
+    table = rhythm_table()
+    style = resolve_style(intent, table)
+    look = track_look(role, style, table)
+    if look.kit:
+        return pattern
+    rule = register_rule(role, style, table)
+    return pattern.model_copy(update={"written_range": look.pitch_range, "range_rule": rule})
 
 
 def groove_for(intent: PipelineIntent, tempo: float) -> tuple[HumanizationConfig, str]:

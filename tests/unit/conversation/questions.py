@@ -10,6 +10,7 @@ Shared by `test_questions.py` and `bench/questions.py`.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable
@@ -26,7 +27,7 @@ from muse_tui.compose.harmony import song_key
 from muse_tui.compose.transposition import shifted_key
 from muse_tui.contracts import SongState
 from muse_tui.store.checkpoint import load_checkpoint
-from muse_tui.theory import parse_chord
+from muse_tui.theory import midi_to_name, parse_chord
 
 from .harness import DRUM_ROLES, Song, midi_notes, tempos
 
@@ -273,6 +274,88 @@ def top_note(a: Asked, role: str) -> None:
     _has(a.said.text, midi_to_name(max(p for _, p, _, _ in a.stem(role))))
 
 
+# ── why, and advice: the reason named, read back from the prompt, the MIDI and skills/ ──
+SKILLS = Path(__file__).parents[3] / "skills"
+#: General MIDI programs (0-based) an instrument word covers.
+GM_FAMILIES = {"piano": range(0, 8), "organ": range(16, 24), "guitar": range(24, 32)}
+
+
+def _skill(relative: str) -> Any:
+    return json.loads((SKILLS / relative).read_text())
+
+
+def _genre(a: Asked) -> str:
+    return load_checkpoint(a.folder).intent.genre[0]  # type: ignore[union-attr]
+
+
+def _prompt(a: Asked) -> str:
+    return table()["songs"][a.row["song"]]["prompt"]
+
+
+def why_tempo(a: Asked, _: Any) -> None:
+    """The tempo heard, and the prompt's word for it or the genre's default with its value."""
+    bpm = tempos(a.folder / "midi" / "full-arrangement.mid")[0]
+    _has(a.said.text, f"{bpm:g} BPM")
+    if re.search(rf"\b{bpm:g}\b", _prompt(a)):
+        _has(a.said.text, "asked")
+    else:
+        default = _skill("harmony/genre-dna.json")["genres"][_genre(a)]["tempoDefault"]
+        _has(a.said.text, "genre-dna.json", "tempoDefault", f"= {default:g}")
+
+
+def why_key(a: Asked, _: Any) -> None:
+    """The key heard, and the prompt's word for it or the genre's preferred keys."""
+    named = song_key(a.song)
+    _has(a.said.text, named.name)
+    if re.search(rf"\b{named.tonic_name}(m\b| major| minor)", _prompt(a), re.I):
+        _has(a.said.text, "asked")
+    else:
+        _has(a.said.text, "genre-dna.json", "preferredKeys")
+
+
+def why_register(a: Asked, role: str) -> None:
+    """The part's lowest note as the MIDI has it, inside the register said, and the rule's file."""
+    pitches = [n[1] for n in a.stem(role)]
+    _has(a.said.text, midi_to_name(min(pitches)), "tracks.json", "pitchRange")
+    said = re.search(r"MIDI (\d+)-(\d+)", a.said.text)
+    if said is None or not int(said[1]) <= min(pitches) <= max(pitches) <= int(said[2]):
+        raise Wrong(f"the register said does not hold the notes {min(pitches)}-{max(pitches)}")
+
+
+def why_missing(a: Asked, word: str) -> None:
+    """Whether a part's GM program is the instrument; if none is, the band's reason."""
+    programs = {
+        m.program for t in a.full.tracks for m in t if m.type == "program_change" and m.channel != 9
+    }
+    if programs & set(GM_FAMILIES[word]):
+        _has(a.said.text, f"there is a {word}")
+    else:
+        _has(a.said.text, f"no part plays a {word}", "genre-dna.json")
+
+
+def _style(a: Asked) -> dict[str, Any]:
+    styles = _skill("sound/mix-advice.json")["styles"]
+    return next((s for s in styles.values() if _genre(a) in s["genres"]), styles["default"])
+
+
+def mix_advice(a: Asked, _: Any) -> None:
+    """The bass tuned to the key's root, sidechain amounts of the genre's style, a release
+    timed to the tempo heard, and sources."""
+    style = _style(a)
+    bpm = tempos(a.folder / "midi" / "full-arrangement.mid")[0]
+    beats = {"32nd": 0.125, "16th": 0.25, "8th": 0.5, "quarter": 1.0}[style["release"]]
+    low, high = style["sidechainDb"]
+    root = song_key(a.song).tonic_name
+    _has(a.said.text, f"to {root} (", f"{low:g}-{high:g} dB", f"{beats * 60000 / bpm:.0f} ms")
+    if not all(s.startswith("http") for s in a.said.facts.get("sources", [None])):
+        raise Wrong("no sources")
+
+
+def sample_advice(a: Asked, _: Any) -> None:
+    bpm = tempos(a.folder / "midi" / "full-arrangement.mid")[0]
+    _has(a.said.text, f"{bpm:g} BPM", song_key(a.song).name, f"{bpm / 2:g}", "mix-advice.json")
+
+
 def _stems(a: Asked) -> dict[str, list[tuple[float, int, int, float]]]:
     return {
         p.stem: midi_notes(p)
@@ -285,7 +368,8 @@ FACTS: dict[str, Callable[[Asked, Any], None]] = {
     f.__name__: f
     for f in (key, tempo, meter, bars, minutes, chord_at, playing_at, rests, enters,
               silent_sections, melody, section_bars, starts, instrument, key_change, count,
-              notes_of, top_note)
+              notes_of, top_note, why_tempo, why_key, why_register, why_missing, mix_advice,
+              sample_advice)
 }  # fmt: skip
 
 
