@@ -19,7 +19,7 @@ from muse_tui.knowledge.table import skill_table
 
 ARTICULATIONS_FILE = "sound/articulations.json"
 
-IdiomKind = Literal["short", "swell", "acid", "talking", "stutter", "held"]
+IdiomKind = Literal["short", "swell", "acid", "talking", "stutter", "held", "picked", "line"]
 
 
 class Idiom(Contract):
@@ -45,12 +45,29 @@ class Idiom(Contract):
     pitch: int | None = Field(
         default=None, ge=0, le=127, description="held: one key for every note (a noise's root)"
     )
+    except_roles: list[str] = Field(
+        default_factory=list, description="roles it leaves as drafted (a comping idiom: the lead)"
+    )
+    thumb: str = Field(default="", description="picked: the thumb's 16th steps (the bass note)")
+    pinch: bool = Field(default=False, description="picked: the fingers pluck the chord at once")
+    leap: int = Field(default=12, ge=1, le=24, description="line: the widest step (semitones)")
+    cut: bool = Field(default=False, description="line: a cut (upper grace) on long notes")
+    loop_seconds: float | None = Field(
+        default=None, gt=0, description="held: a sample loop running on the song's clock"
+    )
+    duck: float = Field(
+        default=0.0, ge=0, le=1, description="held: velocity given up per unit of energy"
+    )
+    gap_before_rise: bool = Field(
+        default=False, description="held: silent in the bar before a section of more energy"
+    )
     about: str = ""
 
     @model_validator(mode="after")
     def _pattern_steps(self) -> Idiom:
-        if self.pattern and (len(self.pattern) % 4 or set(self.pattern) - set("Xx.~o")):
-            raise ValueError("pattern: 16th steps of X x . ~ o, whole beats long")
+        for grid in (self.pattern, self.thumb):
+            if grid and (len(grid) % 4 or set(grid) - set("Xx.~o")):
+                raise ValueError("pattern: 16th steps of X x . ~ o, whole beats long")
         return self
 
 
@@ -62,7 +79,8 @@ class ArticulationTable(Contract):
     genre_idioms: dict[str, dict[str, str]] = Field(default_factory=dict)
 
     def for_genres(self, words: list[str], role: str) -> Idiom | None:
-        """The idiom the first of `words` (genre ids, sub-genres, influences) asks of `role`."""
+        """The idiom the first of `words` (genre ids, sub-genres, influences) asks of `role`
+        (a role, or an instrument id: bossa nova's nylon guitar plays the batida)."""
         for word in words:
             name = self.genre_idioms.get(word.lower(), {}).get(role)
             if name is not None:

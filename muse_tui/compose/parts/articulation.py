@@ -4,8 +4,12 @@ The role's writer drafts the notes (a comping rhythm, a lead line); the idiom of
 the instrument the track plays then shapes them: palm-muted chugs are short and
 low, staccato strings detached, vocal chops cut into syllables, a pedal steel
 swells and bends into its notes, an acid line slides and accents, a talking drum
-bends its strokes, vinyl crackle and field recordings hold a bed, and a wind or
-brass player plays one note at a time (`monophony`). Drums take their genre's
+bends its strokes, vinyl crackle and field recordings hold a bed that follows the
+song's sections (`beds`), a clavinet stabs 16ths, a nylon guitar is fingerpicked and
+a tin whistle plays a line wherever each is seated (`picking`), and a wind or brass
+player plays one note at a time (`monophony`). A genre may ask its own idiom of an
+instrument (bossa nova's nylon guitar: the batida); a comping idiom leaves the
+instrument's melody track as drafted (`exceptRoles`). Drums take their genre's
 idiom (hyperpop's glitch stutters) and leave out what a named kit sound replaces
 (a bodhrán band has no claps or crashes).
 Lines nobody named sit under a named lead, so the melody stays the named one's.
@@ -24,8 +28,10 @@ from muse_tui.knowledge.instruments import instrument_table
 from muse_tui.theory import fold_into
 
 from ..humanize import Draft
+from .beds import held
 from .context import PartContext, PartDraft
 from .monophony import one_voice
+from .picking import line, picked
 from .swells import swell
 
 #: Lines that may climb over the lead: they are moved under a named one.
@@ -44,14 +50,25 @@ def articulate(ctx: PartContext, draft: PartDraft) -> PartDraft:
         words = [*ctx.intent.genre, *ctx.intent.sub_genre, *ctx.intent.influences]
         idiom = table.for_genres(words, "drums")
     else:
-        instrument = instrument_table().get(ctx.track.instrument)
-        name = instrument.articulation if instrument is not None else None
-        idiom = table.idioms[name] if name is not None else None
-    if idiom is not None:
+        idiom = _instrument_idiom(ctx)
+    if idiom is not None and ctx.track.role not in idiom.except_roles:
         draft = PLAYERS[idiom.kind](ctx, draft, idiom)
     if ctx.plays_one_note:
         draft = one_voice(ctx, draft)
     return _under_a_named_lead(ctx, draft)
+
+
+def _instrument_idiom(ctx: PartContext) -> Idiom | None:
+    """The idiom the genre asks of this instrument (bossa nova's nylon guitar), else its own."""
+    table = articulation_table()
+    words = [*ctx.intent.genre, *ctx.intent.sub_genre, *ctx.intent.influences]
+    if ctx.track.instrument is not None:
+        asked = table.for_genres(words, ctx.track.instrument)
+        if asked is not None:
+            return asked
+    instrument = instrument_table().get(ctx.track.instrument)
+    name = instrument.articulation if instrument is not None else None
+    return table.idioms[name] if name is not None else None
 
 
 def _short(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
@@ -159,33 +176,15 @@ def _stutter(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
     return PartDraft([*draft.notes, *added], draft.control_changes, draft.pitch_bends, draft.feel)
 
 
-def _held(ctx: PartContext, draft: PartDraft, idiom: Idiom) -> PartDraft:
-    """One long note every `bars` bars wherever the draft plays: a noise bed on the
-    idiom's `pitch` (a sample's root), else an ambience on the key's tonic."""
-    span = idiom.bars * ctx.beats_per_bar
-    pitch = idiom.pitch
-    if pitch is None:
-        pitch = _into(ctx.harmony.scale[0] + 48, idiom.pitch_range)
-    notes: list[Draft] = []
-    start = 0.0
-    while start < ctx.length - 1e-6:
-        end = min(start + span, ctx.length)
-        inside = [n for n in draft.notes if start - 1e-6 <= n.start < end - 1e-6]
-        if inside:
-            first = min(n.start for n in inside)
-            velocity = statistics.mean(n.velocity for n in inside)
-            notes.append(Draft(pitch, velocity, first, end - first - 0.05, "bed", locked=True))
-        start = end
-    return PartDraft(notes, draft.control_changes, draft.pitch_bends, draft.feel)
-
-
 PLAYERS: dict[str, Callable[[PartContext, PartDraft, Idiom], PartDraft]] = {
     "short": _short,
     "swell": swell,
     "acid": _acid,
     "talking": _talking,
     "stutter": _stutter,
-    "held": _held,
+    "held": held,
+    "picked": picked,
+    "line": line,
 }
 
 
