@@ -30,6 +30,9 @@ from .harmony import SectionHarmony, section_harmony
 from .style import Style, density_for, feel_for, loudness, resolve_style, track_look
 from .tracks import choose_tracks
 
+#: The drum family whose grids are written in half time (a jam's "half time" directive).
+WRITTEN_HALF_TIME = "half_time"
+
 #: After humanising: the final notes in draft order → (notes, pitch bends). 808 glides use it.
 Finisher = Callable[[list[Note]], tuple[list[Note], list[PitchBend]]]
 
@@ -73,8 +76,8 @@ class PartContext:
     def half_time(self) -> bool:
         """A genre felt in half time written at twice its tempo ("trip hop 170"): the drums
         and bass play its 4/4 grids at half speed (`skills/rhythm/half-time.json`)."""
-        if not self.meter.is_common:
-            return False
+        if not self.meter.is_common or self.style.family == WRITTEN_HALF_TIME:
+            return False  # a jam's half-time kit has the snare on 3 already
         return half_time_table().doubled(self.intent, self.song.tempo)
 
     @cached_property
