@@ -43,6 +43,8 @@ BassStyle = Literal[
     "gospel_walk",
     "motown",
     "wobble",
+    "tumbao",
+    "cumbia",
     "none",
 ]
 ChordRhythm = Literal[

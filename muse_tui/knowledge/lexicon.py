@@ -19,7 +19,7 @@ from typing import Literal
 from pydantic import Field, PrivateAttr, field_validator
 
 from muse_tui.contracts.base import Contract
-from muse_tui.contracts.intent import DrumFamily
+from muse_tui.contracts.intent import BassStyle, DrumFamily
 from muse_tui.contracts.song import TrackRole
 from muse_tui.knowledge.genres import GenreTable, Mode, genre_table
 from muse_tui.knowledge.instruments import INSTRUMENTS_FILE, Instrument, instrument_table
@@ -197,6 +197,10 @@ class SubGenre(Contract):
         le=1,
         description="where in the genre's range it sits: a jazz ballad is slow",
     )
+    #: The sub-genre's own players where they differ from the genre's: a cumbia bass is not
+    #: a salsa tumbao, a latin jazz band plays the clave on the kit, not the swing ride.
+    bass_style: BassStyle | None = None
+    drum_family: DrumFamily | None = None
 
 
 class LengthWord(PhraseRule):

@@ -15,6 +15,7 @@ from pydantic import Field, field_validator, model_validator
 
 from muse_tui.contracts.base import Contract
 from muse_tui.contracts.intent import BassStyle, ChordRhythm, DrumFamily
+from muse_tui.contracts.meter import Meter
 from muse_tui.knowledge.loader import SkillFileError, load_table
 from muse_tui.knowledge.table import skill_table
 from muse_tui.knowledge.tracks import TRACKS_FILE, TrackTable
@@ -351,6 +352,19 @@ class Wobble(Contract):
         return value
 
 
+class BassInMeter(Contract):
+    """A bass style's own grids in one meter: one bar of it each, in `BassRhythm.letters`."""
+
+    sparse: list[str] = Field(min_length=1)
+    base: list[str] = Field(min_length=1)
+    busy: list[str] = Field(min_length=1)
+
+
+def meter_key(meter: Meter) -> str:
+    """How `BassRhythm.meters` names a meter: "7/8 2+2+3", "5/4 3+2"."""
+    return f"{meter.label} {'+'.join(str(g) for g in meter.grouping)}".strip()
+
+
 class BassRhythm(GridLevels):
     """Bass steps: `R` chord bass, `5` fifth, `8` octave, `3` third, `c` a chord tone,
     `s` a scale step on, `a` an approach into the next chord, `n` the next chord's bass
@@ -384,7 +398,28 @@ class BassRhythm(GridLevels):
         description="one note: the key's tonic under every chord (its octave where the grid "
         "says 8), a pedal the chords move over (one-note techno)",
     )
+    #: The style's own bar in other meters ("7/8 2+2+3"), so it keeps its idiom there.
+    meters: dict[str, BassInMeter] = Field(default_factory=dict)
+    meter_source: str = ""
     source: str = ""
+
+    @model_validator(mode="after")
+    def _meter_bars(self) -> BassRhythm:
+        for key, levels in self.meters.items():
+            label, _, groups = key.partition(" ")
+            meter = Meter.parse(label, [int(g) for g in groups.split("+")] if groups else ())
+            if meter_key(meter) != key:
+                raise ValueError(f"meters: {key!r} is not written like '7/8 2+2+3'")
+            bar = round(meter.beats_per_bar * 4)
+            for density in ("sparse", "base", "busy"):
+                for grid in getattr(levels, density):
+                    wrong = sorted({c for c in grid if c not in self.letters})
+                    if wrong or len(grid) != bar:
+                        raise ValueError(
+                            f"meters.{key}.{density}: {grid!r} must be {bar} steps "
+                            f"in {self.letters!r}"
+                        )
+        return self
 
 
 class RhythmTable(Contract):

@@ -74,7 +74,7 @@ def decompose(
     choice = choose_genres(reading, artists, lexicon, genres, preferred_genre)
     ids = list(choice.weights)
     dna = blend_genres(ids, [choice.weights[g] for g in ids], root=root)
-    dna = _apply_structure(dna, reading, lexicon)
+    dna = _apply_structure(_apply_sub_genres(dna, reading, lexicon), reading, lexicon)
 
     shift = sum(lexicon.moods[m].tempo_shift for m in reading.moods)
     shift += sum(lexicon.tempo_words[w].tempo_shift for w in reading.tempo_words)
@@ -221,6 +221,20 @@ def _half_time_hint(reading: PromptReading, lexicon: IntentLexicon) -> bool | No
         if lexicon.structure_hints[rule].half_time is not None:
             return lexicon.structure_hints[rule].half_time
     return None
+
+
+def _apply_sub_genres(
+    dna: GenreDNAVector, reading: PromptReading, lexicon: IntentLexicon
+) -> GenreDNAVector:
+    """A sub-genre's own players override its genre's: "cumbia" is latin with a cumbia bass."""
+    changes: dict[str, object] = {}
+    for name in reading.sub_genres:
+        sub = lexicon.sub_genres[name]
+        if sub.bass_style is not None:
+            changes.setdefault("bass_style", sub.bass_style)
+        if sub.drum_family is not None:
+            changes.setdefault("drum_family", sub.drum_family)
+    return dna.model_copy(update=changes) if changes else dna
 
 
 def _apply_structure(

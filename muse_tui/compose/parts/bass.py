@@ -12,15 +12,18 @@ heard where phrases end.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
 from muse_tui.contracts import ControlChange, Note, PitchBend, Region
+from muse_tui.knowledge.meters import MeterGrids
+from muse_tui.knowledge.rhythm import BassInMeter, BassRhythm, GridLevels, meter_key
 from muse_tui.theory.drums import KICK, KICK_ACOUSTIC
 
 from ..humanize import Draft, played_bends, played_note, unswing_position
 from .context import PartContext, PartDraft
-from .grid import STEP, pick_per_phrase, read_hits
+from .grid import STEP, at_half_speed, pick_per_phrase, read_hits
 from .harmony import SoundingChord, nearest_pitch
 from .wobble import wobble
 
@@ -61,10 +64,15 @@ def write_bass(ctx: PartContext, rng: random.Random, kick_source: Region | None)
     if onsets:
         events = _locked_events(ctx, style, onsets, rng)
     else:
-        levels = ctx.meter_groove.bass if ctx.meter_groove and not rhythm.sub else rhythm
-        grids = pick_per_phrase(getattr(levels, ctx.density), ctx.bars, rng)
+        levels = _levels(ctx, rhythm)
+        options = getattr(levels, ctx.density)
+        if ctx.half_time:
+            options = [at_half_speed(g) for g in options]
+        grids = pick_per_phrase(options, ctx.bars, rng)
         hits = read_hits(grids, ctx.bar_steps, "R", ctx.fit_plan)
         events = [_Event(h.start, h.length, h.letter) for h in hits]
+        if ctx.half_time:
+            events = _restruck(ctx, events)
     if rhythm.walks:
         events = _walked(ctx, events)
     pitches = _pitches(ctx, events, rng, rhythm.chromatic)
@@ -85,6 +93,32 @@ def write_bass(ctx: PartContext, rng: random.Random, kick_source: Region | None)
         spans = [(e.start, e.start + e.length) for e in events]
         draft.control_changes = [*draft.control_changes, *wobble(ctx, rhythm.wobble, spans, rng)]
     return draft
+
+
+def _levels(ctx: PartContext, rhythm: BassRhythm) -> GridLevels | BassInMeter | MeterGrids:
+    """The grids the style plays in this meter: its own bar there (a tumbao in 7/8), else the
+    meter's groove (an 808 keeps its own), else its 4/4 grids fitted to the meter."""
+    if ctx.meter_groove is None:
+        return rhythm
+    own = rhythm.meters.get(meter_key(ctx.meter))
+    if own is not None:
+        return own
+    return rhythm if rhythm.sub else ctx.meter_groove.bass
+
+
+def _restruck(ctx: PartContext, events: list[_Event]) -> list[_Event]:
+    """A note held at half speed over a chord change is struck again there, on the new root."""
+    changes = sorted(c.start for c in ctx.harmony.chords if 0 < c.start < ctx.length)
+    out: list[_Event] = []
+    for event in events:
+        start, letter = event.start, event.letter
+        end = event.start + event.length
+        for change in changes:
+            if start < change < end:
+                out.append(_Event(start, change - start, letter))
+                start, letter = change, "R"
+        out.append(_Event(start, end - start, letter))
+    return out
 
 
 def kick_onsets(ctx: PartContext, kick_source: Region | None) -> list[float]:
@@ -179,14 +213,21 @@ def _pitches(
     pitches = []
     led = False  # the note before stepped or approached: land where it leads
     for event in events:
-        # an anticipation belongs to the chord it arrives early for
-        chord = ctx.harmony.at(event.start + (0.5 if event.letter == "n" else 0.0))
+        chord = ctx.harmony.at(_sounding_for(event))
         following = ctx.harmony.at(event.start + event.length)
         pull = home if previous is None else previous if led else (previous + home) / 2
         pitch = _pitch(ctx, event.letter, chord, following, previous, pull, rng, chromatic, led)
         pitches.append(pitch)
         previous, led = pitch, event.letter in "sa"
     return pitches
+
+
+def _sounding_for(event: _Event) -> float:
+    """Where the chord a note plays is read: an anticipation (`n`) belongs to the chord of
+    the next beat, which it arrives early for (the bossa's '&' of 4, the tumbao's 4)."""
+    if event.letter != "n":
+        return event.start
+    return math.floor(event.start + 1e-6) + 1.0
 
 
 def _pitch(
@@ -261,7 +302,7 @@ def _home(ctx: PartContext, events: list[_Event], pitches: list[int]) -> list[in
     if not events:
         return pitches
     last = events[-1]
-    chord = ctx.harmony.at(last.start + (0.5 if last.letter == "n" else 0.0))
+    chord = ctx.harmony.at(_sounding_for(last))
     tonic = ctx.harmony.key.tonic_pc
     if tonic not in chord.tones or pitches[-1] % 12 == tonic:
         return pitches

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from muse_tui.contracts import (
     SongState,
     Track,
 )
+from muse_tui.knowledge.half_time import half_time_table
 from muse_tui.knowledge.instruments import instrument_table
 from muse_tui.knowledge.meters import MeterGroove, meter_table
 from muse_tui.knowledge.rhythm import Density, RhythmTable
@@ -27,6 +29,9 @@ from .grid import FitPlan, fit_plan, steps_per_bar
 from .harmony import SectionHarmony, section_harmony
 from .style import Style, density_for, feel_for, loudness, resolve_style, track_look
 from .tracks import choose_tracks
+
+#: The drum family whose grids are written in half time (a jam's "half time" directive).
+WRITTEN_HALF_TIME = "half_time"
 
 #: After humanising: the final notes in draft order → (notes, pitch bends). 808 glides use it.
 Finisher = Callable[[list[Note]], tuple[list[Note], list[PitchBend]]]
@@ -61,7 +66,19 @@ class PartContext:
 
     @cached_property
     def feel(self) -> Feel:
-        return feel_for(self.style, self.table, self.song.tempo, self.meter)
+        feel = feel_for(self.style, self.table, self.song.tempo, self.meter)
+        if self.half_time and feel.swing_unit == "16th":
+            # at half speed the genre's swung 16ths are 8ths of the written tempo
+            feel = dataclasses.replace(feel, swing_unit="8th")
+        return feel
+
+    @cached_property
+    def half_time(self) -> bool:
+        """A genre felt in half time written at twice its tempo ("trip hop 170"): the drums
+        and bass play its 4/4 grids at half speed (`skills/rhythm/half-time.json`)."""
+        if not self.meter.is_common or self.style.family == WRITTEN_HALF_TIME:
+            return False  # a jam's half-time kit has the snare on 3 already
+        return half_time_table().doubled(self.intent, self.song.tempo)
 
     @cached_property
     def harmony(self) -> SectionHarmony:

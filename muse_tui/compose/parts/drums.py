@@ -11,14 +11,20 @@ from __future__ import annotations
 
 import random
 
-from muse_tui.knowledge.rhythm import DrumPattern, FamilyRhythm, HatRoll, HatRollRules
+from muse_tui.knowledge.rhythm import (
+    DrumLevels,
+    DrumPattern,
+    FamilyRhythm,
+    HatRoll,
+    HatRollRules,
+)
 from muse_tui.theory.drums import VOICE_PITCHES
 
 from ..humanize import Draft
 from ..seeding import derive_rng
 from .context import PartContext, PartDraft
 from .fills import crash_in, section_end
-from .grid import STEP
+from .grid import STEP, at_half_speed
 from .kit import allowed_voices, hit, play
 from .percussion import percussion_voices
 from .style import family_of
@@ -66,6 +72,8 @@ def write_drums(ctx: PartContext, rng: random.Random) -> PartDraft:
 def _groove(ctx: PartContext, family: FamilyRhythm, rng: random.Random) -> list[Draft]:
     """The section's groove, bar by bar: a main pattern and variations at phrase ends."""
     levels = ctx.meter_groove.drum_levels() if ctx.meter_groove else family.patterns
+    if ctx.half_time:
+        levels = _at_half_speed(levels)
     main = main_pattern(ctx, at_tempo(getattr(levels, ctx.density), ctx.song.tempo))
     chance = 0.35 + 0.4 * ctx.style.rhythmic
     notes: list[Draft] = []
@@ -75,6 +83,19 @@ def _groove(ctx: PartContext, family: FamilyRhythm, rng: random.Random) -> list[
             pattern = rng.choice(at_tempo(getattr(levels, _BUSIER[ctx.density]), ctx.song.tempo))
         notes += play(ctx, pattern, [bar])
     return notes
+
+
+def _at_half_speed(levels: DrumLevels) -> DrumLevels:
+    """Every pattern of the family at half speed: the half-time feel of a doubled tempo."""
+    return DrumLevels.model_construct(
+        **{
+            density: [
+                p.model_copy(update={"voices": {v: at_half_speed(g) for v, g in p.voices.items()}})
+                for p in getattr(levels, density)
+            ]
+            for density in ("sparse", "base", "busy")
+        }
+    )
 
 
 def at_tempo(patterns: list[DrumPattern], bpm: float) -> list[DrumPattern]:

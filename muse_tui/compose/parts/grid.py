@@ -120,6 +120,13 @@ def _as_triplets(beat: str) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=1024)
+def at_half_speed(grid: str) -> str:
+    """A grid played at half speed: every step takes two, a hit held through its second
+    (a 4/4 bar becomes two, the backbeat on 2 and 4 lands on 3 of each: half time)."""
+    return "".join(c + ("." if c == "." else "-") for c in grid)
+
+
 def pick_per_phrase(
     options: Sequence[str], bars: int, rng: random.Random, phrase: int = 4
 ) -> list[str]:
