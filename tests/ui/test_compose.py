@@ -10,6 +10,7 @@ from pathlib import Path
 from textual.events import Key
 from textual.message import Message
 from textual.notifications import Notify
+from textual.widgets import Static
 
 from muse_tui.engine.stages import StageRegistry
 from muse_tui.store.atomic import WriteFailed
@@ -113,6 +114,11 @@ async def test_escape_at_the_gate_asks_then_cancels_the_run_and_keeps_the_checkp
         gate = app.screen
         await pilot.press("escape")  # asked first
         assert isinstance(app.screen, ConfirmModal) and app.studio.running
+        # It says what is thrown away (the run, at this stage) and where n goes back to: the
+        # gate. Before, a gate's confirmation said it went "back to the question".
+        asked = str(app.screen.query_one(".summary", Static).render())
+        assert "stops this run after stage 2/8" in asked, asked
+        assert "back to the harmony gate" in asked and "question" not in asked, asked
         await pilot.press("n")  # no: back at the same gate, the run waiting
         assert app.screen is gate and app.studio.running
         await pilot.press("escape", "escape")  # escape twice is still a no
@@ -181,6 +187,9 @@ async def test_escape_at_a_question_asks_before_cancelling_the_run(tmp_path: Pat
         question = app.screen
         await pilot.press("escape")
         assert isinstance(app.screen, ConfirmModal)
+        asked = str(app.screen.query_one(".summary", Static).render())
+        assert "stops this run at stage 1/8" in asked, asked
+        assert "back to the question" in asked, asked
         await pilot.press("n")
         assert app.screen is question and app.studio.running
         await pilot.press("escape", "y")

@@ -96,7 +96,13 @@ class ApprovalModal(TypeAheadGuard, Dialog[Decision]):
         self.dismiss(decision)
 
     def action_cancel_run(self) -> None:
-        ask_before_cancelling(self, lambda: self.dismiss("cancel"))
+        r = self.request
+        ask_before_cancelling(
+            self,
+            lambda: self.dismiss("cancel"),
+            stopped=f"after stage {r.stage}/8",
+            back_to=f"the {r.name.lower()} gate",
+        )
 
     def action_audition(self) -> None:
         output, song = self.request.output, self.request.song
