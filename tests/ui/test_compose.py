@@ -18,7 +18,7 @@ from muse_tui.store.checkpoint import load_checkpoint
 from muse_tui.tui.messages import PipelineEventMessage
 from muse_tui.tui.screens.ambiguity import AmbiguityModal
 from muse_tui.tui.screens.approval import ApprovalModal
-from muse_tui.tui.screens.confirm import ConfirmModal
+from muse_tui.tui.screens.confirm import TYPE_AHEAD_GRACE_S, ConfirmModal
 from muse_tui.tui.screens.help import HelpScreen
 from muse_tui.tui.screens.sessions import SessionsScreen
 from muse_tui.tui.widgets.arrangement import ArrangementView
@@ -82,6 +82,20 @@ async def test_a_prompt_composes_through_the_gate_and_writes_the_session(tmp_pat
         view = app.screen.query_one(ArrangementView)
         assert [s.name for s in view.sections] == ["Intro", "Verse", "Chorus", "Outro"]
         assert [t.role for t in view.tracks] == ["drums", "bass", "chords", "lead"]
+
+
+async def test_enter_at_the_gate_approves_as_y_does(tmp_path: Path) -> None:
+    """Before, enter at a gate did nothing: the producer's "go on" key was not the gate's."""
+    app = make_studio(tmp_path)
+    async with app.run_test() as pilot:
+        await type_prompt(pilot, "dark trap")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        await pilot.pause(TYPE_AHEAD_GRACE_S)  # read, then answered
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen is app.studio and app.studio.song is not None
+        assert app.studio.song.tracks
 
 
 async def test_regenerate_makes_the_stage_again_with_a_new_variant(tmp_path: Path) -> None:

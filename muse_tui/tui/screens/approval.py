@@ -35,7 +35,7 @@ class ApprovalModal(TypeAheadGuard, Dialog[Decision]):
     DEFAULT_CSS = "ApprovalModal .dialog { border: thick $warning; }"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "decide('approve')", "Approve", id="gate.approve",
+        Binding("y,enter", "decide('approve')", "Approve", id="gate.approve",
                 tooltip="Keep this and go on to the next stage"),
         Binding("r", "decide('regenerate')", "Regenerate", id="gate.regenerate",
                 tooltip="Make this stage again with a new variant"),
