@@ -148,3 +148,28 @@ async def test_a_track_set_before_the_first_layout_is_centred_once_the_roll_has_
         await pilot.pause()
         assert settled.size.height == roll.size.height
         assert settled.scroll_offset.y == roll.scroll_offset.y > 0
+
+
+async def test_the_playhead_on_a_bar_number_leaves_the_number_whole() -> None:
+    """Before, the playhead's ▼ was drawn over the ruler's cell: passing bar 15 it read "1▼"
+    (and "▼5"), the number split under the playhead. On a number it marks the cell's colour."""
+    lead = next(t for t in studio_song().tracks if t.role == "lead")
+    app = RollAlone()
+    async with app.run_test(size=(100, 20)) as pilot:
+        roll = app.query_one(PianoRoll)
+        roll.set_track(lead, beats_per_bar=4.0, total_beats=96)
+        await pilot.pause()
+        cpb = roll.cells_per_beat
+        roll.scroll_to(x=14 * 4 * cpb - 4, animate=False, immediate=True)
+        await pilot.pause()
+        for cell in (0, 1):  # under the "1", then under the "5" of bar 15
+            roll.set_playhead(14 * 4 + cell / cpb)
+            ruler = roll.render_line(0)
+            assert "15" in ruler.text.split(), ruler.text
+            col = roll._label_width + int((14 * 4 + cell / cpb) * cpb) - int(roll.scroll_offset.x)
+            marked = ruler.crop(col, col + 1)
+            playhead = roll.get_component_rich_style("piano-roll--playhead")
+            assert marked.text == "15"[cell]
+            assert next(iter(marked)).style.bgcolor == playhead.bgcolor
+        roll.set_playhead(14 * 4 + 2.5)  # between the numbers: the ▼ itself
+        assert "▼" in roll.render_line(0).text
