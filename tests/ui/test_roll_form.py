@@ -9,6 +9,8 @@ from textual.app import App, ComposeResult
 
 from muse_tui.contracts import Arrangement, Section, SongState
 from muse_tui.tui.widgets.arrangement import ArrangementView, fitted
+from muse_tui.tui.widgets.labels import role_label
+from muse_tui.tui.widgets.mini_roll import MiniRoll
 from muse_tui.tui.widgets.piano_roll import MOTIF_RUN, PianoRoll
 from muse_tui.tui.widgets.roll_model import RollForm
 from tests.ui.harness import SESSION_IDS, make_studio, write_session
@@ -173,3 +175,39 @@ async def test_the_playhead_on_a_bar_number_leaves_the_number_whole() -> None:
             assert next(iter(marked)).style.bgcolor == playhead.bgcolor
         roll.set_playhead(14 * 4 + 2.5)  # between the numbers: the ▼ itself
         assert "▼" in roll.render_line(0).text
+
+
+@pytest.mark.parametrize(
+    ("role", "width", "shown"),
+    [("percussion", 9, "perc"), ("percussion", 10, "percussion"), ("sub_bass", 8, "sub_bass"),
+     ("sub_bass", 7, "sub"), ("drums", 3, "dru")],
+)  # fmt: skip
+def test_a_role_too_long_for_its_column_is_shortened_not_cut(
+    role: str, width: int, shown: str
+) -> None:
+    assert role_label(role, width) == shown
+
+
+async def test_the_arrangement_and_the_gates_roll_name_percussion_perc() -> None:
+    """Before, the arrangement's lane read "percussio" and the parts gate's "percussi"."""
+
+    class _View(App[None]):
+        def compose(self) -> ComposeResult:
+            yield ArrangementView()
+
+    song = studio_song()
+    drums = next(t for t in song.tracks if t.role == "drums")
+    song = song.model_copy(
+        update={"tracks": [*song.tracks, drums.model_copy(update={"role": "percussion"})]}
+    )
+    app = _View()
+    async with app.run_test(size=(100, 20)) as pilot:
+        view = app.query_one(ArrangementView)
+        view.set_song(song)
+        await pilot.pause()
+        lanes = [view.render_line(y).text[:11] for y in range(3, 3 + len(song.tracks))]
+        assert lanes[-1].split() == ["perc"], lanes
+        roll = MiniRoll(song.tracks[-1], 64)
+        await app.mount(roll)
+        await pilot.pause()
+        assert roll.render_line(0).text[:9].split() == ["perc"]
