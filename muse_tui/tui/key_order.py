@@ -15,10 +15,11 @@ actions set it at once), then go on in order, each to the widget focused when it
 comes. A focus key that some widget stops on the way never comes back; the keys behind
 it go on after `RELEASE_AFTER_S` regardless.
 
-Printable keys queued together behind a key the focused widget types are an unbracketed
-paste: they go on to it as one `Paste` (see `_burst`). So is a `Typed` run (the terminal's
-driver reads printable text read together as one, see `typed_runs`) the focused widget
-types; any other run goes on as its keys, one by one (`_typed`).
+Printable keys queued together are an unbracketed paste, as is a `Typed` run (the
+terminal's driver reads printable text read together as one, see `typed_runs`): where the
+focused widget types any of its characters, it goes on to it as one `Paste`, a leading space
+included (the empty prompt's play key when pressed alone); any other run goes on as its keys,
+one by one (`_burst`, `_typed`).
 """
 
 from __future__ import annotations
@@ -74,8 +75,12 @@ class KeysInOrder(App[None]):
             if self._in_flight is not None:
                 self._behind.append(event)  # typed behind a focus key: waits for its move
                 return
-            if isinstance(event, events.Key) and self._types(event):
-                event = self._burst(event)
+            if isinstance(event, events.Key) and event.is_printable:
+                burst = self._burst(event)
+                if isinstance(burst, Typed):
+                    await self._typed(burst)
+                    return
+                event = burst
             if isinstance(event, events.Key) and self.moves_focus(event):
                 self._in_flight = event
                 release = partial(self._release, event)
@@ -104,14 +109,15 @@ class KeysInOrder(App[None]):
             and focused.check_consume_key(key.key, key.character)
         )
 
-    def _burst(self, first: events.Key) -> events.Key | events.Paste:
+    def _burst(self, first: events.Key) -> events.Key | events.Paste | Typed:
         """`first` and the printable keys queued right behind it, as one paste.
 
         A paste the terminal does not bracket arrives as one key per character, all at
         once. Typed one by one, each key cost a binding lookup here and a re-wrap of the
-        whole line in the text area: 10,000 took minutes. The focused widget types them
-        all, so they are one paste to it. Keys queued together are not a producer's
-        typing, which the loop keeps up with, so a key typed alone stays a key.
+        whole line in the text area: 10,000 took minutes. Keys queued together are not a
+        producer's typing, which the loop keeps up with, so a key typed alone stays a key;
+        the keys queued together are a `Typed` run, which `_typed` hands on (as one paste
+        where the focused widget types them, its first space included: not the play key).
         """
         characters = [first.character or ""]
         # Textual's own look at the next message, which `_get_message` then returns.
@@ -124,13 +130,20 @@ class KeysInOrder(App[None]):
             characters.append(queued.character or "")
         if len(characters) == 1:
             return first
-        paste = events.Paste("".join(characters))
-        paste.time = first.time
-        return paste
+        run = Typed("".join(characters))
+        run.time = first.time
+        return run
+
+    def _types_any(self, text: str) -> bool:
+        """Whether the focused widget types any of `text`'s characters: then all of `text` is
+        a paste to it. Its leading space too, which the empty prompt leaves to the play key
+        when pressed alone: a paste beginning with a space started playback."""
+        return any(self._types(key_for(character)) for character in dict.fromkeys(text))
 
     async def _typed(self, run: Typed) -> None:
-        """`run`'s characters as the keys they are: as one paste from the first the focused
-        widget types (as `_burst` makes of such keys queued together), else one by one."""
+        """`run`'s characters as the keys they are: as one paste where the focused widget
+        types any of them, else one by one (a focus key among them moves the focus, and
+        the rest waits for it, then goes where it went)."""
         text, start = run.text, 0
         while start < len(text):
             if self._in_flight is not None:
@@ -140,7 +153,7 @@ class KeysInOrder(App[None]):
                 return
             key = key_for(text[start])
             key.time = run.time
-            if start < len(text) - 1 and self._types(key):
+            if start < len(text) - 1 and self._types_any(text[start:]):
                 paste = events.Paste(text[start:])
                 paste.time = run.time
                 await super().on_event(paste)

@@ -10,6 +10,7 @@ from pathlib import Path
 from textual.events import Key
 from textual.message import Message
 from textual.notifications import Notify
+from textual.widgets import Static
 
 from muse_tui.engine.stages import StageRegistry
 from muse_tui.store.atomic import WriteFailed
@@ -17,7 +18,7 @@ from muse_tui.store.checkpoint import load_checkpoint
 from muse_tui.tui.messages import PipelineEventMessage
 from muse_tui.tui.screens.ambiguity import AmbiguityModal
 from muse_tui.tui.screens.approval import ApprovalModal
-from muse_tui.tui.screens.confirm import ConfirmModal
+from muse_tui.tui.screens.confirm import TYPE_AHEAD_GRACE_S, ConfirmModal
 from muse_tui.tui.screens.help import HelpScreen
 from muse_tui.tui.screens.sessions import SessionsScreen
 from muse_tui.tui.widgets.arrangement import ArrangementView
@@ -83,6 +84,20 @@ async def test_a_prompt_composes_through_the_gate_and_writes_the_session(tmp_pat
         assert [t.role for t in view.tracks] == ["drums", "bass", "chords", "lead"]
 
 
+async def test_enter_at_the_gate_approves_as_y_does(tmp_path: Path) -> None:
+    """Before, enter at a gate did nothing: the producer's "go on" key was not the gate's."""
+    app = make_studio(tmp_path)
+    async with app.run_test() as pilot:
+        await type_prompt(pilot, "dark trap")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        await pilot.pause(TYPE_AHEAD_GRACE_S)  # read, then answered
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen is app.studio and app.studio.song is not None
+        assert app.studio.song.tracks
+
+
 async def test_regenerate_makes_the_stage_again_with_a_new_variant(tmp_path: Path) -> None:
     app = make_studio(tmp_path)
     messages: list[Message] = []
@@ -113,6 +128,11 @@ async def test_escape_at_the_gate_asks_then_cancels_the_run_and_keeps_the_checkp
         gate = app.screen
         await pilot.press("escape")  # asked first
         assert isinstance(app.screen, ConfirmModal) and app.studio.running
+        # It says what is thrown away (the run, at this stage) and where n goes back to: the
+        # gate. Before, a gate's confirmation said it went "back to the question".
+        asked = str(app.screen.query_one(".summary", Static).render())
+        assert "stops this run after stage 2/8" in asked, asked
+        assert "back to the harmony gate" in asked and "question" not in asked, asked
         await pilot.press("n")  # no: back at the same gate, the run waiting
         assert app.screen is gate and app.studio.running
         await pilot.press("escape", "escape")  # escape twice is still a no
@@ -181,6 +201,9 @@ async def test_escape_at_a_question_asks_before_cancelling_the_run(tmp_path: Pat
         question = app.screen
         await pilot.press("escape")
         assert isinstance(app.screen, ConfirmModal)
+        asked = str(app.screen.query_one(".summary", Static).render())
+        assert "stops this run at stage 1/8" in asked, asked
+        assert "back to the question" in asked, asked
         await pilot.press("n")
         assert app.screen is question and app.studio.running
         await pilot.press("escape", "y")

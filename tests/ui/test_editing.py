@@ -333,6 +333,18 @@ def test_the_studio_after_a_change(
     )
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "size", [(80, 24), (100, 30), (140, 40)], ids=["80x24", "100x30", "140x40"]
+)
+def test_the_studio_after_a_change_at_the_sizes_producers_use(
+    snap_compare: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """At 80×24 the notes show the change's result whole; the history its newest change."""
+    monkeypatch.chdir(tmp_path)
+    assert snap_compare(snap_studio(tmp_path), run_before=compose_and_change, terminal_size=size)
+
+
 def test_the_studio_comparing_bass_lines(
     snap_compare: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -348,3 +360,31 @@ def test_the_studio_comparing_bass_lines(
         await quiet(pilot)
 
     assert snap_compare(snap_studio(tmp_path), run_before=compare_the_bass, terminal_size=(140, 44))
+
+
+async def test_at_80x24_the_notes_keep_four_lines_beside_the_history(tmp_path: Path) -> None:
+    """Before, at 80×24 with three changes in the History pane, the notes had 3 lines (2 with
+    a longer entry): an edit's result or an answer could not be read. The history shows its
+    newest change until it has the focus, then opens to its last changes."""
+    app = studio(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await composed(pilot)
+        await change(pilot, "Bass too busy, simplify")
+        await say(pilot, "make the bass louder")
+        await say(pilot, "make the drums quieter")
+        history, log = app.studio.query_one(HistoryPane), app.studio.log_pane
+        assert len(history.entries) == 3
+        # The last exchange, from "» make the drums quieter" to its result, is on screen whole.
+        lines = [strip.text for strip in log.lines]
+        asked = max(i for i, line in enumerate(lines) if line.lstrip().startswith("»"))
+        exchange = lines[asked:]
+        assert len(exchange) >= 4 and log.content_region.height >= len(exchange), (
+            log.content_region,
+            exchange,
+        )
+        history.focus()
+        await pilot.pause()
+        assert history.content_region.height >= 4  # browsing the changes: it has the rows
+        await pilot.press("tab")
+        await pilot.pause()
+        assert log.content_region.height >= 4

@@ -123,3 +123,25 @@ async def test_asking_to_hear_a_small_change_proposes_it(tmp_path: Path) -> None
         assert app.studio.query_one(ProposalView).request == "let me hear it with a louder bass"
         assert song_files(folder) == before
         assert app.studio.pipeline.song_state.history == []
+
+
+async def test_enter_in_the_empty_prompt_accepts_the_proposal_shown(tmp_path: Path) -> None:
+    """Before, the proposal said "enter accept" but the prompt had the focus after proposing:
+    enter there said "Type what you want first." and the proposal stayed pending."""
+    app = studio(tmp_path)
+    async with app.run_test(size=(140, 44)) as pilot:
+        await say(pilot, PROMPT)
+        folder = app.sessions_root() / SESSION_IDS[0]
+        await say(pilot, "what would it sound like in D minor?")
+        prompt = app.studio.query_one(PromptInput)
+        assert app.focused is prompt and prompt.text == ""
+        assert app.screen.active_bindings["enter"].binding.id == "studio.accept_proposal"
+        await pilot.press("x")  # a line begun: enter sends it, as the footer then says
+        assert app.screen.active_bindings["enter"].binding.id == "prompt.submit"
+        await pilot.press("backspace", "enter")
+        await settle(pilot)
+        assert not app.studio.query(ProposalView) and not (folder / "proposal").exists()
+        assert app.studio.song.key == "D" and load_checkpoint(folder).song_state.key == "D"
+        assert app.focused is prompt and prompt.text == ""
+        # Nothing is pending now: enter in the empty prompt is the prompt's again.
+        assert app.screen.active_bindings["enter"].binding.id == "prompt.submit"

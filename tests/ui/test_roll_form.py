@@ -9,6 +9,8 @@ from textual.app import App, ComposeResult
 
 from muse_tui.contracts import Arrangement, Section, SongState
 from muse_tui.tui.widgets.arrangement import ArrangementView, fitted
+from muse_tui.tui.widgets.labels import role_label
+from muse_tui.tui.widgets.mini_roll import MiniRoll
 from muse_tui.tui.widgets.piano_roll import MOTIF_RUN, PianoRoll
 from muse_tui.tui.widgets.roll_model import RollForm
 from tests.ui.harness import SESSION_IDS, make_studio, write_session
@@ -148,3 +150,64 @@ async def test_a_track_set_before_the_first_layout_is_centred_once_the_roll_has_
         await pilot.pause()
         assert settled.size.height == roll.size.height
         assert settled.scroll_offset.y == roll.scroll_offset.y > 0
+
+
+async def test_the_playhead_on_a_bar_number_leaves_the_number_whole() -> None:
+    """Before, the playhead's ▼ was drawn over the ruler's cell: passing bar 15 it read "1▼"
+    (and "▼5"), the number split under the playhead. On a number it marks the cell's colour."""
+    lead = next(t for t in studio_song().tracks if t.role == "lead")
+    app = RollAlone()
+    async with app.run_test(size=(100, 20)) as pilot:
+        roll = app.query_one(PianoRoll)
+        roll.set_track(lead, beats_per_bar=4.0, total_beats=96)
+        await pilot.pause()
+        cpb = roll.cells_per_beat
+        roll.scroll_to(x=14 * 4 * cpb - 4, animate=False, immediate=True)
+        await pilot.pause()
+        for cell in (0, 1):  # under the "1", then under the "5" of bar 15
+            roll.set_playhead(14 * 4 + cell / cpb)
+            ruler = roll.render_line(0)
+            assert "15" in ruler.text.split(), ruler.text
+            col = roll._label_width + int((14 * 4 + cell / cpb) * cpb) - int(roll.scroll_offset.x)
+            marked = ruler.crop(col, col + 1)
+            playhead = roll.get_component_rich_style("piano-roll--playhead")
+            assert marked.text == "15"[cell]
+            assert next(iter(marked)).style.bgcolor == playhead.bgcolor
+        roll.set_playhead(14 * 4 + 2.5)  # between the numbers: the ▼ itself
+        assert "▼" in roll.render_line(0).text
+
+
+@pytest.mark.parametrize(
+    ("role", "width", "shown"),
+    [("percussion", 9, "perc"), ("percussion", 10, "percussion"), ("sub_bass", 8, "sub_bass"),
+     ("sub_bass", 7, "sub"), ("drums", 3, "dru")],
+)  # fmt: skip
+def test_a_role_too_long_for_its_column_is_shortened_not_cut(
+    role: str, width: int, shown: str
+) -> None:
+    assert role_label(role, width) == shown
+
+
+async def test_the_arrangement_and_the_gates_roll_name_percussion_perc() -> None:
+    """Before, the arrangement's lane read "percussio" and the parts gate's "percussi"."""
+
+    class _View(App[None]):
+        def compose(self) -> ComposeResult:
+            yield ArrangementView()
+
+    song = studio_song()
+    drums = next(t for t in song.tracks if t.role == "drums")
+    song = song.model_copy(
+        update={"tracks": [*song.tracks, drums.model_copy(update={"role": "percussion"})]}
+    )
+    app = _View()
+    async with app.run_test(size=(100, 20)) as pilot:
+        view = app.query_one(ArrangementView)
+        view.set_song(song)
+        await pilot.pause()
+        lanes = [view.render_line(y).text[:11] for y in range(3, 3 + len(song.tracks))]
+        assert lanes[-1].split() == ["perc"], lanes
+        roll = MiniRoll(song.tracks[-1], 64)
+        await app.mount(roll)
+        await pilot.pause()
+        assert roll.render_line(0).text[:9].split() == ["perc"]

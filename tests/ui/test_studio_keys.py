@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from textual import events
@@ -9,6 +10,7 @@ from textual.message import Message
 from textual.notifications import Notify
 
 from muse_tui.tui.screens.confirm import TYPE_AHEAD_GRACE_S, ConfirmModal
+from muse_tui.tui.typed_runs import Typed
 from muse_tui.tui.widgets.prompt import PromptInput
 from tests.ui.harness import Players, make_studio
 from tests.ui.test_compose import NO_GATES, type_prompt
@@ -114,6 +116,36 @@ async def test_an_unbracketed_paste_lands_in_the_prompt_as_one_edit(tmp_path: Pa
         assert prompt.text == "d" + text
         edits = {id(m) for m in messages if isinstance(m, PromptInput.Changed)}  # as it bubbles
         assert len(edits) == 1  # one edit for the paste, not 10,000
+
+
+def _paste_keys(app, text: str) -> None:
+    """`text` as a terminal without bracketed paste hands it over: one key per character."""
+    for character in text:
+        app.post_message(events.Key(character if character != " " else "space", character))
+
+
+async def test_an_unbracketed_paste_into_the_empty_prompt_does_not_start_playback(
+    tmp_path: Path,
+) -> None:
+    """Before, a paste beginning with a space (as a line copied from a chat or a document
+    often does) into the empty prompt played the song: its first space went to the play key
+    (space in an empty prompt plays) and the rest was typed. Neither the keys of a paste queued
+    together nor a run the driver reads at once (`Typed`) is a space pressed by the producer."""
+    players = Players()
+    app = make_studio(tmp_path, players=players, settings=NO_GATES)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _composed(pilot)
+        prompt = app.studio.query_one(PromptInput)
+        assert app.focused is prompt and prompt.text == ""
+        text = ("  dark trap, 140 bpm, key of Am " * 400)[:10_000]
+        for paste in (partial(_paste_keys, app), lambda t: app.post_message(Typed(t))):
+            paste(text)
+            await pilot.pause()
+            assert prompt.text == text
+            played = [c for player in players.opened for c in player.calls if c[0] == "play"]
+            assert not played, "the paste started playback"
+            prompt.clear()
+            await pilot.pause()
 
 
 async def test_the_notes_pane_shows_a_long_prompt_shortened(tmp_path: Path) -> None:

@@ -94,4 +94,6 @@ class AmbiguityModal(TypeAheadGuard, Dialog[str | None]):
             self.dismiss(self.question.options[number - 1])
 
     def action_cancel(self) -> None:
-        ask_before_cancelling(self, lambda: self.dismiss(None))
+        ask_before_cancelling(
+            self, lambda: self.dismiss(None), stopped="at stage 1/8", back_to="the question"
+        )

@@ -35,7 +35,7 @@ class ApprovalModal(TypeAheadGuard, Dialog[Decision]):
     DEFAULT_CSS = "ApprovalModal .dialog { border: thick $warning; }"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "decide('approve')", "Approve", id="gate.approve",
+        Binding("y,enter", "decide('approve')", "Approve", id="gate.approve",
                 tooltip="Keep this and go on to the next stage"),
         Binding("r", "decide('regenerate')", "Regenerate", id="gate.regenerate",
                 tooltip="Make this stage again with a new variant"),
@@ -96,7 +96,13 @@ class ApprovalModal(TypeAheadGuard, Dialog[Decision]):
         self.dismiss(decision)
 
     def action_cancel_run(self) -> None:
-        ask_before_cancelling(self, lambda: self.dismiss("cancel"))
+        r = self.request
+        ask_before_cancelling(
+            self,
+            lambda: self.dismiss("cancel"),
+            stopped=f"after stage {r.stage}/8",
+            back_to=f"the {r.name.lower()} gate",
+        )
 
     def action_audition(self) -> None:
         output, song = self.request.output, self.request.song

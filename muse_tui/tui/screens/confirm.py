@@ -87,14 +87,19 @@ class ConfirmModal(TypeAheadGuard, Dialog[bool]):
         self.dismiss(yes)
 
 
-def ask_before_cancelling(dialog: Dialog[object], cancel: Callable[[], None]) -> None:
+def ask_before_cancelling(
+    dialog: Dialog[object], cancel: Callable[[], None], *, stopped: str, back_to: str
+) -> None:
     """Escape at a run's gate or question throws the run away: ask first, then `cancel()`.
 
     Escape is also the key that closes every other dialog, so it is pressed by habit.
+    The question says what is thrown away (`stopped`: "after stage 2/8", the run's
+    later stages) and where n goes back to (`back_to`: "the harmony gate").
     """
     question = ConfirmModal(
         "Cancel this run?",
-        "What it has made so far is kept: open it from Sessions (ctrl+o) and press r to "
-        "resume. y cancels the run; n or escape goes back to the question.",
+        f"y stops this run {stopped}: its later stages are not made. What it has made so far "
+        "is kept: open it from Sessions (ctrl+o) and press r to resume. "
+        f"n or escape goes back to {back_to}.",
     )
     dialog.app.push_screen(question, lambda yes: cancel() if yes else None)

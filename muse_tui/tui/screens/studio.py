@@ -101,6 +101,8 @@ class StudioScreen(Screen[None]):
                 tooltip="Jam with the band on the prompt typed, else on the open song's prompt"),
         Binding("p", "show_proposal", "Proposal", id="studio.show_proposal",
                 tooltip="Show the pending proposal beside the song: hear it, accept or discard"),
+        Binding("enter", "accept_proposal", "Accept proposal", id="studio.accept_proposal",
+                tooltip="With the proposal shown and the prompt empty: make it the song"),
         Binding("ctrl+z,u", "undo", "Undo", id="studio.undo",
                 tooltip="Undo the latest change to the song (it stays in the history); "
                         "in the prompt u is typed and ctrl+z undoes typing"),
@@ -327,6 +329,8 @@ class StudioScreen(Screen[None]):
             return self.session is not None and self.session.resumable and not self.running
         if action == "alternatives" and self.comparison is not None:
             return False  # one comparison at a time; n asks for a new batch
+        if action == "accept_proposal":
+            return bool(self.query("#proposal")) and self.editable
         if action == "show_proposal":
             pending = self._comparing.proposal if self._comparing else None
             return pending is not None and not self.query("#proposal")
@@ -452,6 +456,9 @@ class StudioScreen(Screen[None]):
         self.comparing.hear_proposal(message.proposed)
 
     def on_proposal_view_accept(self) -> None:
+        self.editor.accept()
+
+    def action_accept_proposal(self) -> None:
         self.editor.accept()
 
     def on_proposal_view_discard(self) -> None:

@@ -14,6 +14,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ..session import OpenSong, follow_open_song
+from .labels import role_label
 from .line_style import StyledOncePerRepaint
 
 if TYPE_CHECKING:
@@ -282,5 +283,5 @@ class ArrangementView(StyledOncePerRepaint, Widget, can_focus=True):
             bars = range(bar_at[col], max(bar_at[col + 1], bar_at[col] + 1))
             plays = any(played[b] for b in bars if b < len(played))
             cells.append(("━", colour) if plays else ("·", rest))
-        label = f"{mark or ' '}{track.role}"
+        label = f"{mark or ' '}{role_label(track.role, LABEL - 2)}"
         return label, cells

@@ -9,6 +9,8 @@ from textual.geometry import Size
 from textual.strip import Strip
 from textual.widget import Widget
 
+from .labels import role_label
+
 if TYPE_CHECKING:
     from muse_tui.contracts import Track
 
@@ -54,7 +56,7 @@ class MiniRoll(Widget, can_focus=False):
         label_style = self.rich_style + self.get_component_rich_style("mini-roll--label")
         label = ""
         if y == 0:
-            label = self.track.role
+            label = role_label(self.track.role, LABEL - 1)
         elif y == 1:
             label = f"{len(self._notes)} notes"
         note = self.rich_style + self.get_component_rich_style("mini-roll--note")

@@ -335,7 +335,10 @@ class PianoRoll(StyledOncePerRepaint, ScrollView, can_focus=True):
         if self.playhead_beat is not None:
             col = int(self.playhead_beat * cpb) - first
             if 0 <= col < count:
-                chars[col], cell_styles[col] = "▼", cell_styles[col] + styles["playhead"]
+                # On a name or number it marks the cell's colour: a ▼ there split "15" as "1▼".
+                if chars[col] == " ":
+                    chars[col] = "▼"
+                cell_styles[col] = cell_styles[col] + styles["playhead"]
         label = name[: self._label_width - 1].ljust(self._label_width)
         return Strip([Segment(label, styles["ruler"]), *_runs(chars, cell_styles)], width)
 

@@ -1,5 +1,8 @@
 """The prompt box: multi-line, `enter` submits, `ctrl+n` (or shift+enter) breaks the line.
 
+Enter in an empty prompt sends nothing; with a proposal shown it accepts it (the studio's
+binding, which the footer then shows).
+
 Space in an empty prompt is not typed: it goes on to the studio's play key, so
 the producer can listen and type the next change without leaving the prompt.
 Nor is slash, the studio's key for the prompt, which is already here.
@@ -59,8 +62,8 @@ class PromptInput(PromptBox, TextArea):
         # ahead of characters still queued and send half a prompt; a binding run when the
         # key bubbles up to the app would run behind the characters typed after it, and
         # send them too ("… G minor", enter, "abc" composed "… G minorabc").
-        if event.key in KEYS_BEFORE_TEXT and not self.text:
-            event.prevent_default()  # not typed: the studio's binding has it (see the constant)
+        if self._left_to_screen(event.key):
+            event.prevent_default()  # not typed: the studio's binding has it (see the method)
             return
         own = self._own_binding(event.key)
         if own is not None:
@@ -81,6 +84,31 @@ class PromptInput(PromptBox, TextArea):
         if key in KEYS_BEFORE_TEXT and not self.text:
             return False  # an empty prompt leaves them to the studio's bindings
         return super().check_consume_key(key, character)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Enter left to the screen: the footer shows what it does then (accept the proposal).
+        return not (action == "submit" and self._left_to_screen("enter"))
+
+    def _left_to_screen(self, key: str) -> bool:
+        """Whether `key`, pressed in the empty prompt, goes to a binding of the screen's.
+
+        Space (play) and slash (the prompt) always do. Enter does when the screen has an
+        enabled binding for it: with a proposal shown, the empty prompt's enter accepts it,
+        as the proposal's "enter accept" says (there is nothing to send).
+        """
+        if self.text:
+            return False
+        if key in KEYS_BEFORE_TEXT:
+            return True
+        if key != "enter":
+            return False
+        for node, bindings in self.screen._modal_binding_chain:
+            if node is self:
+                continue
+            for binding in bindings.key_to_bindings.get(key, ()):
+                if self.app._check_action_state(binding.action, node):
+                    return True
+        return False
 
     def expect_changes(self, on: bool) -> None:
         """A song is open (changes to it are expected) or not (a new song is)."""
