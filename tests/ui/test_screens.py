@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from textual.message import Message
 from textual.notifications import Notify
-from textual.widgets import DataTable, Input
+from textual.widgets import DataTable, Footer, Input
+from textual.widgets._footer import FooterKey
 
 from muse_tui.store.checkpoint import load_checkpoint
 from muse_tui.tui.commands import StudioCommands
@@ -303,6 +304,27 @@ async def test_the_footers_last_cell_is_the_palette_keys_when_the_keys_overflow(
         await pilot.pause()
         widget, _ = app.screen.get_widget_at(63, 23)
         assert "-command-palette" in widget.classes
+
+
+@pytest.mark.parametrize("width", [64, 80, 100, 120])
+async def test_every_footer_key_shown_is_shown_whole(tmp_path: Path, width: int) -> None:
+    """Issue 33: at 100x30 the key before the palette's was cut to "^oS"; a key that does not
+    fit is left out, whole."""
+    app = make_studio(tmp_path)
+    async with app.run_test(size=(width, 30)) as pilot:
+        app.studio.post_message(SongLoaded(studio_song(), None, None))  # many keys: they overflow
+        await pilot.pause()
+        app.studio.query_one(ArrangementView).focus()
+        await pilot.pause()
+        await pilot.pause()
+        footer = app.studio.query_one(Footer)
+        palette = footer.query_one(".-command-palette")
+        room = footer.region.right - palette.outer_size.width
+        shown = [k for k in footer.query(FooterKey) if k.display and k is not palette]
+        assert shown, "some keys are shown"
+        for key in shown:
+            assert key.region.width == key.virtual_region.width, f"{key.key} is cut"
+            assert key.region.right <= room, f"{key.key} runs under the palette key"
 
 
 @pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=["80x24", "100x30"])

@@ -24,7 +24,8 @@ from textual.css.query import NoMatches
 from textual.geometry import Size
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer
+
+from muse_tui.tui.widgets.footer import StudioFooter
 
 from ..listening import Listening
 from ..messages import PipelineEventMessage, SongLoaded
@@ -157,7 +158,7 @@ class StudioScreen(Screen[None]):
             yield PaneColumn(*left, id="left")
             yield PaneColumn(*right, id="right")
         yield TransportBar(id="transport")
-        yield Footer(compact=True)
+        yield StudioFooter(compact=True)
         yield self.listening
 
     def _breakpoint_classes(self, size: Size) -> dict[str, bool]:
