@@ -32,7 +32,7 @@ async def test_a_question_about_the_song_is_answered_and_changes_nothing(tmp_pat
         await say(pilot, "what preset should I use for the bass?")
 
         text = logged(app)
-        assert "The song is in Eb minor. Why: you asked for it." in text
+        assert "It is in Eb minor: you asked for Eb minor." in text  # from the decision record
         assert "Bass" in text and "Why:" in text
         assert digests(folder) == before and app.studio.song == song
         assert load_checkpoint(folder).song_state.history == []
