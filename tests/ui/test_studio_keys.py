@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from functools import partial
 from pathlib import Path
 
 from textual import events
 from textual.message import Message
 from textual.notifications import Notify
+from textual.pilot import Pilot
 
+from muse_tui.tui.app import StudioApp
 from muse_tui.tui.screens.confirm import TYPE_AHEAD_GRACE_S, ConfirmModal
 from muse_tui.tui.typed_runs import Typed
 from muse_tui.tui.widgets.prompt import PromptInput
@@ -22,14 +26,22 @@ async def _composed(pilot) -> None:
     await pilot.pause()
 
 
-async def test_after_a_song_finishes_the_words_typed_go_to_the_prompt(tmp_path: Path) -> None:
-    players = Players()
+@contextlib.asynccontextmanager
+async def _after_a_song(
+    tmp_path: Path, players: Players
+) -> AsyncIterator[tuple[StudioApp, Pilot[None], PromptInput]]:
+    """A studio whose song has just been composed, the empty prompt focused."""
     app = make_studio(tmp_path, players=players, settings=NO_GATES)
     async with app.run_test(size=(120, 40)) as pilot:
         await _composed(pilot)
         prompt = app.studio.query_one(PromptInput)
         assert app.focused is prompt and prompt.text == ""
+        yield app, pilot, prompt
 
+
+async def test_after_a_song_finishes_the_words_typed_go_to_the_prompt(tmp_path: Path) -> None:
+    players = Players()
+    async with _after_a_song(tmp_path, players) as (app, pilot, prompt):
         await pilot.press("space")  # an empty prompt: space plays, nothing is typed
         assert players.last.status == "playing" and prompt.text == ""
         await pilot.press(*"make the bass simpler, less swing")
@@ -132,11 +144,7 @@ async def test_an_unbracketed_paste_into_the_empty_prompt_does_not_start_playbac
     (space in an empty prompt plays) and the rest was typed. Neither the keys of a paste queued
     together nor a run the driver reads at once (`Typed`) is a space pressed by the producer."""
     players = Players()
-    app = make_studio(tmp_path, players=players, settings=NO_GATES)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await _composed(pilot)
-        prompt = app.studio.query_one(PromptInput)
-        assert app.focused is prompt and prompt.text == ""
+    async with _after_a_song(tmp_path, players) as (app, pilot, prompt):
         text = ("  dark trap, 140 bpm, key of Am " * 400)[:10_000]
         for paste in (partial(_paste_keys, app), lambda t: app.post_message(Typed(t))):
             paste(text)
